@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+#
+# Starts the Strata proxy.
+#
+# Layout (relative to this script):  ../conf  ../lib  ../logs
+# By default the proxy runs in the background (nohup); the pid goes to
+# logs/strata.pid and stdout/stderr to logs/stdout.log. Use -f to run it in
+# the foreground instead (e.g. under systemd or in a container).
+#
+# Environment:
+#   JAVA_HOME          JDK to use (must be >= 21; otherwise the newest JDK >= 21
+#                      under /usr/lib/jvm is used)
+#   STRATA_JAVA_OPTS   JVM options, replacing the default "-XX:+UseG1GC -Xms512m -Xmx2g"
+
+set -u
+
+MAIN_CLASS="io.strata.bootstrap.Main"
+MIN_JAVA=21
+DEFAULT_JAVA_OPTS="-XX:+UseG1GC -Xms512m -Xmx2g"
+DEFAULT_PORT=3307
+JVM_DIR="/usr/lib/jvm"
+
+BIN_DIR=$(cd "$(dirname "$0")" && pwd) || exit 1
+BASE_DIR=$(cd "$BIN_DIR/.." && pwd) || exit 1
+LIB_DIR="$BASE_DIR/lib"
+LOGS_DIR="$BASE_DIR/logs"
+PID_FILE="$LOGS_DIR/strata.pid"
+STDOUT_LOG="$LOGS_DIR/stdout.log"
+
+usage() {
+    cat <<EOF
+Usage: $(basename "$0") [-f] [-c CONF_DIR] [-p PORT] [-h]
+
+Starts the Strata proxy.
+
+Options:
+  -f           run in the foreground (default: background, pid in logs/strata.pid,
+               output in logs/stdout.log)
+  -c CONF_DIR  configuration folder (default: $BASE_DIR/conf)
+  -p PORT      port to listen on (default: server.port from server.yaml)
+  -h           show this help
+
+Environment:
+  JAVA_HOME         JDK to use; must be Java $MIN_JAVA or newer
+  STRATA_JAVA_OPTS  JVM options (default: $DEFAULT_JAVA_OPTS)
+EOF
+}
+
+die() {
+    echo "ERROR: $*" >&2
+    exit 1
+}
+
+# Prints the major version of the given java executable (8 for "1.8.0_x",
+# 21 for "21.0.2", 25 for "25-ea"), or 0 when it cannot be determined.
+java_major() {
+    local v
+    v=$("$1" -version 2>&1 | awk -F'"' '/version/ { print $2; exit }')
+    case "$v" in
+        1.*) v=${v#1.} ;;
+    esac
+    v=${v%%[!0-9]*}
+    echo "${v:-0}"
+}
+
+# Prints the java executable of the newest JDK >= MIN_JAVA under JVM_DIR.
+newest_jdk_java() {
+    local best="" best_major=0 candidate major
+    for candidate in "$JVM_DIR"/*/bin/java; do
+        [ -x "$candidate" ] || continue
+        major=$(java_major "$candidate")
+        if [ "$major" -ge "$MIN_JAVA" ] && [ "$major" -gt "$best_major" ]; then
+            best="$candidate"
+            best_major=$major
+        fi
+    done
+    [ -n "$best" ] && echo "$best"
+}
+
+# Sets JAVA to a java executable of version >= MIN_JAVA, or exits.
+select_java() {
+    local java major
+    if [ -n "${JAVA_HOME:-}" ]; then
+        java="$JAVA_HOME/bin/java"
+    else
+        java=$(command -v java 2>/dev/null || true)
+    fi
+    if [ -n "$java" ] && [ -x "$java" ]; then
+        major=$(java_major "$java")
+        if [ "$major" -ge "$MIN_JAVA" ]; then
+            JAVA="$java"
+            return
+        fi
+        echo "Java at $java is version $major; Strata needs Java $MIN_JAVA or newer, looking in $JVM_DIR ..." >&2
+    fi
+    JAVA=$(newest_jdk_java) || true
+    if [ -z "$JAVA" ]; then
+        die "no Java $MIN_JAVA+ found (checked JAVA_HOME, PATH and $JVM_DIR/*). Install a JDK >= $MIN_JAVA or set JAVA_HOME to one."
+    fi
+    echo "Using $JAVA (Java $(java_major "$JAVA"))" >&2
+}
+
+# True when the pid is a live Strata process (falls back to a bare liveness
+# check when ps is not available).
+is_strata_running() {
+    local pid=$1
+    case "$pid" in ''|*[!0-9]*) return 1 ;; esac
+    kill -0 "$pid" 2>/dev/null || return 1
+    if command -v ps >/dev/null 2>&1; then
+        ps -p "$pid" -o args= 2>/dev/null | grep -q "$MAIN_CLASS"
+    fi
+}
+
+# ---- arguments ------------------------------------------------------------
+
+FOREGROUND=0
+CONF_DIR="$BASE_DIR/conf"
+PORT=""
+
+while getopts ":fc:p:h" opt; do
+    case "$opt" in
+        f) FOREGROUND=1 ;;
+        c) CONF_DIR=$OPTARG ;;
+        p) PORT=$OPTARG ;;
+        h) usage; exit 0 ;;
+        :) usage >&2; die "option -$OPTARG needs an argument" ;;
+        *) usage >&2; die "unknown option -$OPTARG" ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || { usage >&2; die "unexpected argument: $1"; }
+
+[ -d "$CONF_DIR" ] || die "configuration folder not found: $CONF_DIR"
+CONF_DIR=$(cd "$CONF_DIR" && pwd)
+[ -f "$CONF_DIR/server.yaml" ] || echo "WARNING: $CONF_DIR/server.yaml not found" >&2
+
+if [ -n "$PORT" ]; then
+    case "$PORT" in ''|*[!0-9]*) die "port must be a number: $PORT" ;; esac
+    { [ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ]; } || die "port out of range (1-65535): $PORT"
+    SHOWN_PORT=$PORT
+else
+    # For the message only: first "port: N" in server.yaml, else the default.
+    SHOWN_PORT=$(grep -v '^[[:space:]]*#' "$CONF_DIR/server.yaml" 2>/dev/null \
+        | grep -oE 'port:[[:space:]]*[0-9]+' | head -n 1 | grep -oE '[0-9]+')
+    SHOWN_PORT=${SHOWN_PORT:-$DEFAULT_PORT}
+fi
+
+# ---- command line -----------------------------------------------------------
+
+select_java
+
+if [ -n "${STRATA_JAVA_OPTS:-}" ]; then
+    JAVA_OPTS=$STRATA_JAVA_OPTS
+else
+    JAVA_OPTS=$DEFAULT_JAVA_OPTS
+fi
+
+mkdir -p "$LOGS_DIR" || die "cannot create $LOGS_DIR"
+if ! ls "$LIB_DIR"/*.jar >/dev/null 2>&1; then
+    echo "WARNING: no jars in $LIB_DIR" >&2
+fi
+
+# JAVA_OPTS is split on whitespace on purpose.
+# shellcheck disable=SC2206
+CMD=("$JAVA" $JAVA_OPTS
+    "-Dlogback.configurationFile=$CONF_DIR/logback.xml"
+    "-Dstrata.logs=$LOGS_DIR"
+    -cp "$CONF_DIR:$LIB_DIR/*"
+    "$MAIN_CLASS" -c "$CONF_DIR")
+[ -n "$PORT" ] && CMD+=(-p "$PORT")
+
+# ---- refuse to start twice --------------------------------------------------
+
+if [ -f "$PID_FILE" ]; then
+    OLD_PID=$(tr -d '[:space:]' < "$PID_FILE")
+    if is_strata_running "$OLD_PID"; then
+        die "Strata is already running (pid $OLD_PID, pid file $PID_FILE). Stop it first with $BIN_DIR/stop.sh"
+    fi
+    echo "Removing stale pid file $PID_FILE (pid ${OLD_PID:-?} is not a running Strata process)"
+    rm -f "$PID_FILE"
+fi
+
+# ---- start ------------------------------------------------------------------
+
+if [ "$FOREGROUND" -eq 1 ]; then
+    echo "Starting Strata in the foreground on port $SHOWN_PORT (conf: $CONF_DIR)"
+    exec "${CMD[@]}"
+fi
+
+echo "Starting Strata on port $SHOWN_PORT (conf: $CONF_DIR) ..."
+{
+    echo "---- $(date '+%Y-%m-%d %H:%M:%S') starting: ${CMD[*]}"
+} >> "$STDOUT_LOG"
+nohup "${CMD[@]}" >> "$STDOUT_LOG" 2>&1 < /dev/null &
+PID=$!
+echo "$PID" > "$PID_FILE"
+
+sleep 2
+if ! kill -0 "$PID" 2>/dev/null; then
+    rm -f "$PID_FILE"
+    echo "ERROR: Strata (pid $PID) exited during startup. Last lines of $STDOUT_LOG:" >&2
+    tail -n 30 "$STDOUT_LOG" >&2
+    exit 1
+fi
+
+echo "Strata started: pid $PID, port $SHOWN_PORT"
+echo "  pid file: $PID_FILE"
+echo "  output:   $STDOUT_LOG"
+echo "  log:      $LOGS_DIR/strata.log"
+echo "Stop it with $BIN_DIR/stop.sh"

@@ -1,0 +1,227 @@
+package io.strata.backend.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseListener;
+import io.strata.backend.relay.ResponseParser;
+import io.strata.backend.relay.ResponseSummary;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrorCode;
+import io.strata.protocol.MySQLFrame;
+
+/**
+ * One authenticated native connection to a backend server, carrying one command at a time. It knows the session state
+ * it holds on the server (schema, character set, multi-statement option) so a pool can hand it to any client session
+ * and make that state equal first, and whether anything untracked lives on it ({@link #markDirty()}).
+ *
+ * <p>Threads: commands may be started from any thread; packets are handled on the channel's event loop.
+ */
+public final class BackendConnection {
+
+    private final Channel channel;
+    private final String dataSource;
+    private final int capabilities;
+    private final long connectionId;
+    private final String serverVersion;
+    private final long createdNanos = System.nanoTime();
+    private volatile long lastUsedNanos = createdNanos;
+    private volatile String schema;
+    private volatile String charset = BackendConnector.DEFAULT_CHARSET;
+    private volatile boolean multiStatements = true;
+    private volatile boolean dirty;
+    private volatile BackendPool pool;
+    private ResponseParser parser;
+    private ResponseListener listener;
+
+    BackendConnection(Channel channel, String dataSource, int capabilities, long connectionId, String serverVersion,
+                      String schema) {
+        this.channel = channel;
+        this.dataSource = dataSource;
+        this.capabilities = capabilities;
+        this.connectionId = connectionId;
+        this.serverVersion = serverVersion;
+        this.schema = schema;
+    }
+
+    /**
+     * Sends one command and relays its response to {@code listener}. {@code payload} is released by this call.
+     */
+    public void execute(ByteBuf payload, ResponseKind kind, ResponseListener listener) {
+        lastUsedNanos = System.nanoTime();
+        if (channel.eventLoop().inEventLoop()) {
+            start(payload, kind, listener);
+        } else {
+            channel.eventLoop().execute(() -> start(payload, kind, listener));
+        }
+    }
+
+    private void start(ByteBuf payload, ResponseKind kind, ResponseListener listener) {
+        if (!channel.isActive()) {
+            payload.release();
+            listener.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource, "connection closed"));
+            return;
+        }
+        if (this.listener != null) {
+            payload.release();
+            listener.onFailure(new IllegalStateException("backend connection " + connectionId + " is busy"));
+            return;
+        }
+        this.parser = new ResponseParser(kind, deprecateEof());
+        this.listener = listener;
+        channel.config().setAutoRead(true);
+        channel.writeAndFlush(new MySQLFrame(0, payload));
+    }
+
+    /** Called by the channel handler on the event loop with one physical packet. */
+    void onPacket(ByteBuf packet) {
+        ResponseListener current = listener;
+        if (current == null) {
+            packet.release();
+            channel.close();
+            return;
+        }
+        boolean complete;
+        try {
+            complete = parser.accept(packet);
+        } catch (RuntimeException e) {
+            packet.release();
+            channel.close();
+            return;
+        }
+        current.onPacket(packet);
+        if (complete) {
+            ResponseSummary summary = parser.summary();
+            parser = null;
+            listener = null;
+            lastUsedNanos = System.nanoTime();
+            current.onComplete(summary);
+        } else if (!current.writable()) {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    void onReadComplete() {
+        ResponseListener current = listener;
+        if (current != null) {
+            current.onReadComplete();
+        }
+    }
+
+    void onClosed() {
+        ResponseListener current = listener;
+        listener = null;
+        parser = null;
+        if (current != null) {
+            current.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource, "the server closed the connection"));
+        }
+    }
+
+    /** Reading resumes after back-pressure lifted (the client became writable again). */
+    public void resume() {
+        channel.config().setAutoRead(true);
+    }
+
+    public void close() {
+        channel.close();
+    }
+
+    public boolean isActive() {
+        return channel.isActive();
+    }
+
+    public boolean busy() {
+        return listener != null;
+    }
+
+    /** The pool this connection came from, where it goes back. */
+    public BackendPool pool() {
+        return pool;
+    }
+
+    void pool(BackendPool pool) {
+        this.pool = pool;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public String dataSource() {
+        return dataSource;
+    }
+
+    public long connectionId() {
+        return connectionId;
+    }
+
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    public int capabilities() {
+        return capabilities;
+    }
+
+    public int flavor() {
+        return capabilities & Capabilities.FLAVOR_MASK;
+    }
+
+    public boolean deprecateEof() {
+        return Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
+    }
+
+    public long createdNanos() {
+        return createdNanos;
+    }
+
+    public long lastUsedNanos() {
+        return lastUsedNanos;
+    }
+
+    public String schema() {
+        return schema;
+    }
+
+    public void schema(String schema) {
+        this.schema = schema;
+    }
+
+    public String charset() {
+        return charset;
+    }
+
+    public void charset(String charset) {
+        this.charset = charset;
+    }
+
+    public boolean multiStatements() {
+        return multiStatements;
+    }
+
+    public void multiStatements(boolean on) {
+        this.multiStatements = on;
+    }
+
+    /** Something untracked (a user variable, a temporary table, a lock...) now lives on this connection. */
+    public void markDirty() {
+        this.dirty = true;
+    }
+
+    public boolean dirty() {
+        return dirty;
+    }
+
+    /** After COM_RESET_CONNECTION: the server forgot everything the sessions left; the schema is unknown to us. */
+    public void resetState() {
+        this.dirty = false;
+        this.schema = null;
+        this.charset = BackendConnector.DEFAULT_CHARSET;
+        this.multiStatements = true;
+    }
+
+    @Override
+    public String toString() {
+        return dataSource + "#" + connectionId;
+    }
+}

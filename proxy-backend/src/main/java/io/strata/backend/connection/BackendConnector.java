@@ -1,0 +1,72 @@
+package io.strata.backend.connection;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.strata.config.DataSourceConfig;
+import io.strata.protocol.ErrorCode;
+import io.strata.protocol.PacketEncoder;
+import io.strata.protocol.PacketFrameDecoder;
+
+import java.util.concurrent.CompletableFuture;
+
+/** Opens native connections to a backend server and authenticates them (see {@link BackendHandshake}). */
+public final class BackendConnector {
+
+    /** The character set every backend connection starts with (collation id 45, utf8mb4_general_ci). */
+    public static final String DEFAULT_CHARSET = "utf8mb4";
+    static final int DEFAULT_COLLATION_ID = 45;
+
+    private final EventLoopGroup group;
+    private volatile String lastServerVersion;
+
+    public BackendConnector(EventLoopGroup group) {
+        this.group = group;
+    }
+
+    /**
+     * Connects and authenticates. {@code flavor} holds the client capability bits the connection must share with the
+     * clients it will serve ({@link io.strata.protocol.Capabilities#FLAVOR_MASK}). The future fails with a
+     * {@link io.strata.protocol.MySQLException} naming the data source when the server is unreachable or refuses.
+     */
+    public CompletableFuture<BackendConnection> connect(DataSourceConfig dataSource, int flavor) {
+        CompletableFuture<BackendConnection> result = new CompletableFuture<>();
+        BackendHandshake handshake = new BackendHandshake(dataSource, flavor, result);
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(Transports.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(dataSource.connectionTimeoutMillis(),
+                        Integer.MAX_VALUE))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new PacketFrameDecoder(), PacketEncoder.INSTANCE,
+                                new BackendChannelHandler(handshake));
+                    }
+                });
+        result.thenAccept(connection -> lastServerVersion = connection.serverVersion());
+        ChannelFuture connect = bootstrap.connect(dataSource.host(), dataSource.port());
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.name(),
+                        dataSource.host() + ":" + dataSource.port() + ": " + describe(f.cause())));
+            }
+        });
+        return result;
+    }
+
+    /** The version string of the last backend that accepted a connection, or null before the first. */
+    public String lastServerVersion() {
+        return lastServerVersion;
+    }
+
+    static String describe(Throwable cause) {
+        String message = cause.getMessage();
+        return message == null ? cause.getClass().getSimpleName() : message;
+    }
+}

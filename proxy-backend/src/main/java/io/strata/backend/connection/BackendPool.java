@@ -1,0 +1,280 @@
+package io.strata.backend.connection;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.strata.config.DataSourceConfig;
+import io.strata.protocol.ErrorCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The native connections of one data source, sized and timed by the data source's HikariCP-named settings
+ * (maximumPoolSize, connectionTimeout, idleTimeout, maxLifetime). Connections are kept apart by flavor (the client
+ * capability bits that change a server's replies); the size limit covers all flavors together. Idle connections are
+ * handed out most-recently-used first, so a light load keeps few connections warm.
+ *
+ * <p>Threads: any. Futures may complete on an event loop: callers must not block in their continuations.
+ */
+public final class BackendPool implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackendPool.class);
+    private static final long EVICTION_PERIOD_SECONDS = 30;
+
+    private record Waiter(int flavor, CompletableFuture<BackendConnection> future, ScheduledFuture<?> timeout) {
+    }
+
+    private final DataSourceConfig config;
+    private final BackendConnector connector;
+    private final EventLoopGroup timers;
+    private final Map<Integer, Deque<BackendConnection>> idle = new HashMap<>();
+    private final Set<BackendConnection> all = new HashSet<>();
+    private final Deque<Waiter> waiters = new ArrayDeque<>();
+    private final ScheduledFuture<?> eviction;
+    private int opening;
+    private String lastFailure = "none";
+    private boolean closed;
+
+    public BackendPool(DataSourceConfig config, BackendConnector connector, EventLoopGroup timers) {
+        this.config = config;
+        this.connector = connector;
+        this.timers = timers;
+        this.eviction = timers.next().scheduleWithFixedDelay(this::evictIdle, EVICTION_PERIOD_SECONDS,
+                EVICTION_PERIOD_SECONDS, TimeUnit.SECONDS);
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public DataSourceConfig config() {
+        return config;
+    }
+
+    /** A connection of the given flavor: an idle one, a new one, or the next one released, within connectionTimeout. */
+    public CompletableFuture<BackendConnection> acquire(int flavor) {
+        CompletableFuture<BackendConnection> future = new CompletableFuture<>();
+        BackendConnection ready;
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed"));
+            }
+            ready = pollIdle(flavor);
+            if (ready == null) {
+                if (size() < config.maximumPoolSize() || closeIdleOfOtherFlavor()) {
+                    open(flavor, future);
+                    return future;
+                }
+                ScheduledFuture<?> timeout = timers.next().schedule(() -> expire(future),
+                        config.connectionTimeoutMillis(), TimeUnit.MILLISECONDS);
+                waiters.add(new Waiter(flavor, future, timeout));
+                return future;
+            }
+        }
+        future.complete(ready);
+        return future;
+    }
+
+    /** Gives a connection back: to a waiter, to the idle list, or closed when it holds state or is too old. */
+    public void release(BackendConnection connection) {
+        if (!connection.isActive() || connection.dirty() || connection.busy() || expired(connection)) {
+            discard(connection);
+            return;
+        }
+        Waiter waiter;
+        synchronized (this) {
+            if (closed) {
+                connection.close();
+                return;
+            }
+            waiter = takeWaiter(connection.flavor());
+            if (waiter == null) {
+                if (!waiters.isEmpty()) {
+                    // Only waiters of another flavor: make room for them.
+                    all.remove(connection);
+                    connection.close();
+                    Waiter other = waiters.poll();
+                    other.timeout().cancel(false);
+                    open(other.flavor(), other.future());
+                    return;
+                }
+                idle.computeIfAbsent(connection.flavor(), f -> new ArrayDeque<>()).addFirst(connection);
+                return;
+            }
+        }
+        waiter.timeout().cancel(false);
+        if (!waiter.future().complete(connection)) {
+            release(connection);
+        }
+    }
+
+    /** Closes a connection that must not be reused (broken, or holding unknown server state). */
+    public void discard(BackendConnection connection) {
+        connection.close();
+        Waiter waiter;
+        synchronized (this) {
+            if (!all.remove(connection) || closed) {
+                return;
+            }
+            waiter = waiters.poll();
+            if (waiter != null) {
+                waiter.timeout().cancel(false);
+                open(waiter.flavor(), waiter.future());
+            }
+        }
+    }
+
+    public synchronized PoolStats stats() {
+        int idleCount = idle.values().stream().mapToInt(Deque::size).sum();
+        return new PoolStats(name(), size(), all.size() - idleCount, idleCount, waiters.size());
+    }
+
+    @Override
+    public void close() {
+        List<BackendConnection> toClose;
+        List<Waiter> toFail;
+        synchronized (this) {
+            closed = true;
+            eviction.cancel(false);
+            toClose = new ArrayList<>(all);
+            all.clear();
+            idle.clear();
+            toFail = new ArrayList<>(waiters);
+            waiters.clear();
+        }
+        toClose.forEach(BackendConnection::close);
+        toFail.forEach(w -> w.future().completeExceptionally(
+                ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed")));
+    }
+
+    private int size() {
+        return all.size() + opening;
+    }
+
+    private BackendConnection pollIdle(int flavor) {
+        Deque<BackendConnection> deque = idle.get(flavor);
+        while (deque != null && !deque.isEmpty()) {
+            BackendConnection connection = deque.pollFirst();
+            if (connection.isActive() && !expired(connection)) {
+                return connection;
+            }
+            all.remove(connection);
+            connection.close();
+        }
+        return null;
+    }
+
+    private boolean closeIdleOfOtherFlavor() {
+        for (Deque<BackendConnection> deque : idle.values()) {
+            BackendConnection victim = deque.pollLast();
+            if (victim != null) {
+                all.remove(victim);
+                victim.close();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Waiter takeWaiter(int flavor) {
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter waiter = it.next();
+            if (waiter.flavor() == flavor) {
+                it.remove();
+                return waiter;
+            }
+        }
+        return null;
+    }
+
+    /** Called with the lock held; the connect itself completes later on an event loop. */
+    private void open(int flavor, CompletableFuture<BackendConnection> future) {
+        opening++;
+        connector.connect(config, flavor).whenComplete((connection, error) -> {
+            synchronized (this) {
+                opening--;
+                if (error == null) {
+                    all.add(connection);
+                    connection.pool(this);
+                    connection.channel().closeFuture().addListener(f -> forget(connection));
+                } else {
+                    lastFailure = BackendConnector.describe(error);
+                }
+            }
+            if (error != null) {
+                LOG.warn("cannot open a connection to data source {}: {}", name(), lastFailure);
+                future.completeExceptionally(error);
+            } else if (!future.complete(connection)) {
+                release(connection);
+            }
+        });
+    }
+
+    /** A connection closed by the server while idle leaves the pool. */
+    private void forget(BackendConnection connection) {
+        synchronized (this) {
+            if (!all.remove(connection)) {
+                return;
+            }
+            Deque<BackendConnection> deque = idle.get(connection.flavor());
+            if (deque != null) {
+                deque.remove(connection);
+            }
+            Waiter waiter = closed ? null : waiters.poll();
+            if (waiter != null) {
+                waiter.timeout().cancel(false);
+                open(waiter.flavor(), waiter.future());
+            }
+        }
+    }
+
+    private void expire(CompletableFuture<BackendConnection> future) {
+        String message;
+        synchronized (this) {
+            if (!waiters.removeIf(w -> w.future() == future)) {
+                return;
+            }
+            PoolStats stats = stats();
+            message = "pool " + name() + " exhausted after " + config.connectionTimeoutMillis() + " ms (total "
+                    + stats.total() + ", active " + stats.active() + ", idle " + stats.idle() + ", waiting "
+                    + (stats.waiting() + 1) + "), last connect failure: " + lastFailure;
+        }
+        future.completeExceptionally(ErrorCode.POOL_EXHAUSTED.exception(message));
+    }
+
+    private boolean expired(BackendConnection connection) {
+        return System.nanoTime() - connection.createdNanos()
+                > TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMillis());
+    }
+
+    private void evictIdle() {
+        long limit = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
+        List<BackendConnection> victims = new ArrayList<>();
+        synchronized (this) {
+            int keep = config.minimumIdle();
+            for (Deque<BackendConnection> deque : idle.values()) {
+                for (Iterator<BackendConnection> it = deque.descendingIterator(); it.hasNext(); ) {
+                    BackendConnection connection = it.next();
+                    boolean stale = System.nanoTime() - connection.lastUsedNanos() > limit || expired(connection);
+                    if (stale && all.size() > keep) {
+                        it.remove();
+                        all.remove(connection);
+                        victims.add(connection);
+                    }
+                }
+            }
+        }
+        victims.forEach(BackendConnection::close);
+    }
+}

@@ -1,0 +1,96 @@
+package io.strata.backend.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseListener;
+import io.strata.backend.relay.ResponseSummary;
+import io.strata.protocol.CommandType;
+import io.strata.protocol.MySQLException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Makes a pooled connection's server-side session equal to what a client session expects before its command runs
+ * (schema, character set, multi-statement option), and resets connections that sessions leave with state on them.
+ * Each step is one round trip, taken only when the connection differs.
+ */
+public final class StateSync {
+
+    private static final int OPTION_MULTI_STATEMENTS_ON = 0;
+    private static final int OPTION_MULTI_STATEMENTS_OFF = 1;
+
+    private StateSync() {
+    }
+
+    /** @param schema the backend schema to be in, or null/empty to leave it */
+    public static CompletableFuture<BackendConnection> sync(BackendConnection connection, String schema,
+                                                            String charset, boolean multiStatements) {
+        CompletableFuture<BackendConnection> done = CompletableFuture.completedFuture(connection);
+        ByteBufAllocator alloc = connection.channel().alloc();
+        if (schema != null && !schema.isEmpty() && !schema.equals(connection.schema())) {
+            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_INIT_DB, schema)))
+                    .thenApply(c -> {
+                        c.schema(schema);
+                        return c;
+                    });
+        }
+        if (!charset.equalsIgnoreCase(connection.charset())) {
+            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + charset)))
+                    .thenApply(c -> {
+                        c.charset(charset);
+                        return c;
+                    });
+        }
+        if (multiStatements != connection.multiStatements()) {
+            ByteBuf payload = alloc.buffer(3).writeByte(CommandType.COM_SET_OPTION.code())
+                    .writeShortLE(multiStatements ? OPTION_MULTI_STATEMENTS_ON : OPTION_MULTI_STATEMENTS_OFF);
+            done = done.thenCompose(c -> run(c, payload)).thenApply(c -> {
+                c.multiStatements(multiStatements);
+                return c;
+            });
+        }
+        return done;
+    }
+
+    /** COM_RESET_CONNECTION: rolls back, drops temporary tables, user variables, locks; the connection is clean. */
+    public static CompletableFuture<BackendConnection> reset(BackendConnection connection) {
+        ByteBuf payload = connection.channel().alloc().buffer(1).writeByte(CommandType.COM_RESET_CONNECTION.code());
+        return run(connection, payload).thenApply(c -> {
+            c.resetState();
+            return c;
+        });
+    }
+
+    /** Runs a command whose response Strata consumes itself; fails with the backend's own error. */
+    public static CompletableFuture<BackendConnection> run(BackendConnection connection, ByteBuf payload) {
+        CompletableFuture<BackendConnection> result = new CompletableFuture<>();
+        connection.execute(payload, ResponseKind.STATUS, new ResponseListener() {
+            @Override
+            public void onPacket(ByteBuf packet) {
+                packet.release();
+            }
+
+            @Override
+            public void onComplete(ResponseSummary summary) {
+                if (summary.failed()) {
+                    result.completeExceptionally(new MySQLException(summary.error()));
+                } else {
+                    result.complete(connection);
+                }
+            }
+
+            @Override
+            public void onFailure(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    public static ByteBuf command(ByteBufAllocator alloc, CommandType type, String argument) {
+        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
+        return alloc.buffer(1 + bytes.length).writeByte(type.code()).writeBytes(bytes);
+    }
+}

@@ -1,0 +1,37 @@
+package io.strata.backend.connection;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+
+import java.util.concurrent.ThreadFactory;
+
+/** Native epoll where the platform has it (fewer syscalls and copies), NIO elsewhere. */
+public final class Transports {
+
+    private Transports() {
+    }
+
+    public static boolean nativeEpoll() {
+        return Epoll.isAvailable() && !Boolean.getBoolean("strata.nio");
+    }
+
+    public static EventLoopGroup eventLoopGroup(int threads, ThreadFactory factory) {
+        return nativeEpoll() ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+    }
+
+    public static Class<? extends SocketChannel> socketChannel() {
+        return nativeEpoll() ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    public static Class<? extends ServerSocketChannel> serverSocketChannel() {
+        return nativeEpoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+}

@@ -1,0 +1,47 @@
+package io.strata.protocol;
+
+/** The MySQL errors Strata itself raises: vendor code, SQLSTATE and message template. */
+public enum ErrorCode {
+    ACCESS_DENIED(1045, "28000", "Access denied for user '%s'@'%s' (using password: %s)"),
+    DB_ACCESS_DENIED(1044, "42000", "Access denied for user '%s'@'%s' to database '%s'"),
+    BAD_DB(1049, "42000", "Unknown database '%s'"),
+    NO_DB(1046, "3D000", "No database selected"),
+    UNKNOWN_COMMAND(1047, "08S01", "Unknown command %s"),
+    HANDSHAKE(1043, "08S01", "Bad handshake: %s"),
+    PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes: %s"),
+    NO_SUCH_THREAD(1094, "HY000", "Unknown thread id: %s"),
+    KILL_DENIED(1095, "HY000", "You are not owner of thread %s"),
+    QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    BACKEND_UNAVAILABLE(2003, "HY000", "Can't connect to backend data source '%s': %s"),
+    BACKEND_LOST(2013, "HY000", "Lost connection to backend data source '%s' during query: %s"),
+    POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),
+    MALFORMED_PACKET(1835, "HY000", "Malformed communication packet: %s"),
+    UNSUPPORTED(1235, "42000", "This version of Strata doesn't yet support '%s'"),
+    INTERNAL(1105, "HY000", "Unknown error in Strata: %s");
+
+    private final int code;
+    private final String sqlState;
+    private final String template;
+
+    ErrorCode(int code, String sqlState, String template) {
+        this.code = code;
+        this.sqlState = sqlState;
+        this.template = template;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String sqlState() {
+        return sqlState;
+    }
+
+    public ErrPacket packet(Object... args) {
+        return new ErrPacket(code, sqlState, String.format(template, args));
+    }
+
+    public MySQLException exception(Object... args) {
+        return new MySQLException(packet(args));
+    }
+}

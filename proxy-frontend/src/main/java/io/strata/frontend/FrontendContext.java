@@ -1,0 +1,37 @@
+package io.strata.frontend;
+
+import io.strata.backend.Backends;
+import io.strata.config.StrataConfig;
+import io.strata.frontend.auth.Authenticator;
+import io.strata.frontend.session.SessionRegistry;
+import io.strata.rule.RuleChain;
+
+import java.util.Map;
+
+/** What every client connection shares: configuration, users, rule chains, backend pools and live sessions. */
+public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
+                              Backends backends, SessionRegistry sessions) {
+
+    public static final String VERSION_SUFFIX = "-Strata";
+    /** Announced until a backend has told its own version. */
+    public static final String FALLBACK_VERSION = "8.0.0";
+
+    /**
+     * The version clients see: the backend's own (without MariaDB's "5.5.5-" replication prefix, so MySQL drivers
+     * read the real version) and a Strata suffix.
+     */
+    public String serverVersion() {
+        String backend = backends.connector().lastServerVersion();
+        if (backend == null) {
+            backend = FALLBACK_VERSION;
+        }
+        if (backend.startsWith("5.5.5-")) {
+            backend = backend.substring("5.5.5-".length());
+        }
+        return backend + VERSION_SUFFIX;
+    }
+
+    public RuleChain ruleChain(String database) {
+        return ruleChains.get(database);
+    }
+}

@@ -1,0 +1,245 @@
+package io.strata.frontend.auth;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.strata.config.UserConfig;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.command.CommandHandler;
+import io.strata.frontend.packet.Responses;
+import io.strata.frontend.session.Session;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.ErrorCode;
+import io.strata.protocol.HandshakeResponse41;
+import io.strata.protocol.HandshakeV10;
+import io.strata.protocol.MySQLBuf;
+import io.strata.protocol.MySQLException;
+import io.strata.protocol.MySQLFrame;
+import io.strata.protocol.OkPacket;
+import io.strata.protocol.Scramble;
+import io.strata.protocol.ServerStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.crypto.Cipher;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server side of the connection phase: greeting, HandshakeResponse41, auth switch, and caching_sha2_password's
+ * fast or full (RSA key exchange) authentication, then the database check. On success it hands the channel to a
+ * {@link CommandHandler}. The phase is explicit state, never guessed from a packet's first byte.
+ */
+public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MySQLFrame> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionPhaseHandler.class);
+    private static final long CONNECT_TIMEOUT_SECONDS = 10;
+    private static final int MORE_DATA = 0x01;
+    private static final int AUTH_SWITCH = 0xFE;
+    private static final int SHA2_FAST_AUTH_OK = 0x03;
+    private static final int SHA2_PERFORM_FULL_AUTH = 0x04;
+    private static final int SHA2_REQUEST_PUBLIC_KEY = 0x02;
+
+    private enum Phase { HANDSHAKE_RESPONSE, AUTH_SWITCH_RESPONSE, SHA2_FULL_AUTH, SHA2_ENCRYPTED_PASSWORD }
+
+    private final FrontendContext context;
+    private final Session session;
+    private final byte[] nonce = Scramble.nonce();
+    private Phase phase = Phase.HANDSHAKE_RESPONSE;
+    private HandshakeResponse41 response;
+    private int capabilities;
+    private ScheduledFuture<?> timeout;
+
+    private int changeUserSequenceId = -1;
+
+    public ConnectionPhaseHandler(FrontendContext context, Session session) {
+        this.context = context;
+        this.session = session;
+    }
+
+    /**
+     * For COM_CHANGE_USER: the new user's credentials were computed against the old nonce, so the handler starts
+     * with an auth switch carrying a fresh one ({@code sequenceId} is the next id of the command).
+     */
+    public static ConnectionPhaseHandler changeUser(FrontendContext context, Session session,
+                                                    HandshakeResponse41 response, int sequenceId) {
+        ConnectionPhaseHandler handler = new ConnectionPhaseHandler(context, session);
+        handler.response = response;
+        handler.capabilities = response.capabilities();
+        handler.changeUserSequenceId = sequenceId;
+        return handler;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (changeUserSequenceId >= 0) {
+            switchPlugin(ctx, changeUserSequenceId);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        timeout = ctx.executor().schedule(() -> {
+            LOG.debug("connection {} did not authenticate in time", session.connectionId());
+            ctx.close();
+        }, CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        HandshakeV10 greeting = new HandshakeV10(context.serverVersion(), session.connectionId(), nonce,
+                Capabilities.SERVER_DEFAULT, 45, ServerStatus.AUTOCOMMIT, context.authenticator().defaultPlugin());
+        ByteBuf out = ctx.alloc().buffer(128);
+        greeting.encode(out);
+        ctx.writeAndFlush(new MySQLFrame(0, out));
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, MySQLFrame frame) {
+        int next = frame.lastSequenceId() + 1;
+        try {
+            switch (phase) {
+                case HANDSHAKE_RESPONSE -> onHandshakeResponse(ctx, frame.payload(), next);
+                case AUTH_SWITCH_RESPONSE -> verify(ctx, plugin(), MySQLBuf.readBytesEof(frame.payload()), next);
+                case SHA2_FULL_AUTH -> onFullAuth(ctx, frame.payload(), next);
+                case SHA2_ENCRYPTED_PASSWORD -> onEncryptedPassword(ctx, MySQLBuf.readBytesEof(frame.payload()), next);
+            }
+        } catch (MySQLException e) {
+            fail(ctx, next, e.packet());
+        } catch (RuntimeException e) {
+            fail(ctx, next, ErrorCode.HANDSHAKE.packet(e.getMessage()));
+        }
+    }
+
+    private void onHandshakeResponse(ChannelHandlerContext ctx, ByteBuf payload, int next) {
+        if (HandshakeResponse41.isSslRequest(payload)) {
+            throw ErrorCode.HANDSHAKE.exception("TLS is not enabled on this Strata server");
+        }
+        response = HandshakeResponse41.decode(payload);
+        capabilities = response.capabilities() & Capabilities.SERVER_DEFAULT;
+        String clientPlugin = response.authPluginName();
+        if (clientPlugin != null && !clientPlugin.isEmpty() && !clientPlugin.equals(plugin())
+                || !Capabilities.has(capabilities, Capabilities.CLIENT_PLUGIN_AUTH) && !plugin().equals(
+                Scramble.NATIVE_PASSWORD)) {
+            switchPlugin(ctx, next);
+            return;
+        }
+        verify(ctx, plugin(), response.authResponse(), next);
+    }
+
+    private void switchPlugin(ChannelHandlerContext ctx, int next) {
+        phase = Phase.AUTH_SWITCH_RESPONSE;
+        ByteBuf out = ctx.alloc().buffer(64);
+        MySQLBuf.writeInt1(out, AUTH_SWITCH);
+        MySQLBuf.writeStringNul(out, plugin());
+        MySQLBuf.writeBytesNul(out, nonce);
+        ctx.writeAndFlush(new MySQLFrame(next, out));
+    }
+
+    private void verify(ChannelHandlerContext ctx, String plugin, byte[] scramble, int next) {
+        String user = response.username();
+        boolean emptyPassword = context.authenticator().user(user).map(u -> u.password().isEmpty()).orElse(false);
+        if (plugin.equals(Scramble.CACHING_SHA2_PASSWORD) && !emptyPassword
+                && !context.authenticator().sha2Cached(user)) {
+            // Like MySQL: no cached entry yet, so the fast scramble cannot be checked; ask for the full password.
+            phase = Phase.SHA2_FULL_AUTH;
+            writeMoreData(ctx, next, new byte[] {SHA2_PERFORM_FULL_AUTH});
+            return;
+        }
+        if (!context.authenticator().verify(plugin, user, nonce, scramble)) {
+            context.authenticator().forget(user);
+            throw ErrorCode.ACCESS_DENIED.exception(user, session.remoteHost(), scramble.length > 0 ? "YES" : "NO");
+        }
+        if (plugin.equals(Scramble.CACHING_SHA2_PASSWORD) && !emptyPassword) {
+            writeMoreData(ctx, next++, new byte[] {SHA2_FAST_AUTH_OK});
+        }
+        authenticated(ctx, next);
+    }
+
+    private void onFullAuth(ChannelHandlerContext ctx, ByteBuf payload, int next) {
+        if (payload.readableBytes() == 1 && payload.getByte(payload.readerIndex()) == SHA2_REQUEST_PUBLIC_KEY) {
+            phase = Phase.SHA2_ENCRYPTED_PASSWORD;
+            writeMoreData(ctx, next, context.authenticator().publicKeyPem().getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        // A clear-text password is only acceptable over TLS, which this connection does not have.
+        throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+    }
+
+    private void onEncryptedPassword(ChannelHandlerContext ctx, byte[] encrypted, int next) {
+        String password;
+        try {
+            Cipher cipher = Cipher.getInstance("RSA/ECB/OAEPWithSHA-1AndMGF1Padding");
+            cipher.init(Cipher.DECRYPT_MODE, context.authenticator().rsaKeys().getPrivate());
+            byte[] plain = cipher.doFinal(encrypted);
+            for (int i = 0; i < plain.length; i++) {
+                plain[i] ^= nonce[i % nonce.length];
+            }
+            int end = plain.length > 0 && plain[plain.length - 1] == 0 ? plain.length - 1 : plain.length;
+            password = new String(plain, 0, end, StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+        }
+        if (!context.authenticator().verifyClearText(response.username(), password)) {
+            throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+        }
+        authenticated(ctx, next);
+    }
+
+    private void authenticated(ChannelHandlerContext ctx, int next) {
+        UserConfig user = context.authenticator().user(response.username()).orElseThrow();
+        String database = response.database();
+        if (database != null) {
+            checkDatabase(context, user, session.remoteHost(), database);
+        }
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        session.login(user.name(), capabilities, response.characterSet(), database);
+        context.sessions().add(session);
+        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
+        ctx.pipeline().replace(this, "command", new CommandHandler(context, session));
+    }
+
+    /** MySQL's order: an unknown database is 1049 for users who may see every database, 1044 for the others. */
+    public static void checkDatabase(FrontendContext context, UserConfig user, String host, String database) {
+        if (!user.mayUse(database)) {
+            throw ErrorCode.DB_ACCESS_DENIED.exception(user.name(), host, database);
+        }
+        if (!context.config().databases().containsKey(database)) {
+            throw ErrorCode.BAD_DB.exception(database);
+        }
+    }
+
+    private String plugin() {
+        return context.authenticator().defaultPlugin();
+    }
+
+    private static void writeMoreData(ChannelHandlerContext ctx, int sequenceId, byte[] data) {
+        ByteBuf out = ctx.alloc().buffer(data.length + 1);
+        out.writeByte(MORE_DATA).writeBytes(data);
+        ctx.writeAndFlush(new MySQLFrame(sequenceId, out));
+    }
+
+    private void fail(ChannelHandlerContext ctx, int next, ErrPacket err) {
+        LOG.debug("connection {} refused: {}", session.connectionId(), err.message());
+        ByteBuf out = ctx.alloc().buffer(64);
+        err.encode(out);
+        ctx.writeAndFlush(new MySQLFrame(next, out)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} failed during the handshake", session.connectionId(), cause);
+        if (ctx.channel().isActive()) {
+            fail(ctx, 2, ErrorCode.MALFORMED_PACKET.packet(String.valueOf(cause.getMessage())));
+        }
+    }
+}

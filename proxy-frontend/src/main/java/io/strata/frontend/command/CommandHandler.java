@@ -1,0 +1,465 @@
+package io.strata.frontend.command;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.strata.backend.connection.BackendConnection;
+import io.strata.backend.connection.BackendPool;
+import io.strata.backend.connection.StateSync;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseSummary;
+import io.strata.config.UserConfig;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.auth.ConnectionPhaseHandler;
+import io.strata.frontend.packet.LocalResultSet;
+import io.strata.frontend.packet.Responses;
+import io.strata.frontend.session.Session;
+import io.strata.protocol.CommandType;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.ErrorCode;
+import io.strata.protocol.HandshakeResponse41;
+import io.strata.protocol.MySQLBuf;
+import io.strata.protocol.MySQLException;
+import io.strata.protocol.MySQLFrame;
+import io.strata.protocol.OkPacket;
+import io.strata.rule.RouteResult;
+import io.strata.rule.StatementContext;
+import io.strata.rule.sql.SqlClassifier;
+import io.strata.rule.sql.SqlKind;
+import io.strata.rule.sql.SqlStatementInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The command phase of one client connection. Commands run one at a time in arrival order (clients may pipeline):
+ * a command is answered locally, or routed by the logical database's rule chain and relayed to a backend connection
+ * which the session borrows for the statement or keeps while server-side state ties it there. Everything here runs
+ * on the client channel's event loop and never blocks.
+ */
+public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
+    private static final int ER_UNSUPPORTED_PS = 1295;
+
+    private final FrontendContext context;
+    private final Session session;
+    private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private boolean busy;
+    private boolean draining;
+    private boolean closed;
+
+    public CommandHandler(FrontendContext context, Session session) {
+        this.context = context;
+        this.session = session;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, MySQLFrame frame) {
+        queue.add(frame.retain());
+        if (busy) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        runQueued();
+    }
+
+    private void runQueued() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            MySQLFrame frame;
+            while (!busy && !closed && (frame = queue.poll()) != null) {
+                busy = true;
+                try {
+                    dispatch(frame);
+                } catch (RuntimeException e) {
+                    fail(frame.lastSequenceId(), e);
+                } finally {
+                    frame.release();
+                }
+            }
+            if (!busy && !closed) {
+                ctx.channel().config().setAutoRead(true);
+            }
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** The current command has been answered completely; the next may run. */
+    private void done() {
+        busy = false;
+        runQueued();
+    }
+
+    private void dispatch(MySQLFrame frame) {
+        ByteBuf payload = frame.payload();
+        int next = (frame.lastSequenceId() + 1) & 0xFF;
+        if (!payload.isReadable()) {
+            throw ErrorCode.MALFORMED_PACKET.exception("empty command packet");
+        }
+        CommandType type = CommandType.of(payload.getUnsignedByte(payload.readerIndex()));
+        switch (type) {
+            case COM_QUERY -> query(frame, next);
+            case COM_INIT_DB -> initDb(payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
+                    StandardCharsets.UTF_8), next);
+            case COM_PING -> ok(next);
+            case COM_QUIT -> {
+                closed = true;
+                ctx.close();
+            }
+            case COM_FIELD_LIST -> relay(frame, next, ResponseKind.FIELD_LIST, null);
+            case COM_STATISTICS -> relay(frame, next, ResponseKind.SINGLE_PACKET, null);
+            case COM_RESET_CONNECTION -> resetConnection(next);
+            case COM_CHANGE_USER -> changeUser(payload, next);
+            case COM_SET_OPTION -> setOption(payload, next);
+            case COM_PROCESS_KILL -> kill(payload.getUnsignedIntLE(payload.readerIndex() + 1), false, next);
+            case COM_STMT_PREPARE, COM_STMT_EXECUTE, COM_STMT_FETCH, COM_STMT_RESET -> throw new MySQLException(
+                    new ErrPacket(ER_UNSUPPORTED_PS, "HY000",
+                            "This command is not supported in the prepared statement protocol yet"));
+            case COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA -> done(); // these commands have no response
+            default -> throw ErrorCode.UNKNOWN_COMMAND.exception(type == CommandType.UNKNOWN
+                    ? "0x" + Integer.toHexString(payload.getUnsignedByte(payload.readerIndex())) : type.name());
+        }
+    }
+
+    private void query(MySQLFrame frame, int next) {
+        ByteBuf payload = frame.payload();
+        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8);
+        SqlStatementInfo info = SqlClassifier.classify(sql);
+        if (!info.multiStatement()) {
+            if (info.kind() == SqlKind.USE && info.tokens().size() == 2) {
+                initDb(SqlClassifier.unquote(info.token(1)), next);
+                return;
+            }
+            if (info.kind() == SqlKind.KILL && kill(info, next)) {
+                return;
+            }
+            Optional<LocalResultSet> local = LocalQueries.answer(context, session, info);
+            if (local.isPresent()) {
+                local.get().write(ctx.channel(), next, session.deprecateEof(), session.statusFlags());
+                done();
+                return;
+            }
+        }
+        relay(frame, next, ResponseKind.QUERY, info);
+    }
+
+    /** Routes the command with the rule chain and relays it to the chosen data source. */
+    private void relay(MySQLFrame frame, int next, ResponseKind kind, SqlStatementInfo info) {
+        String database = currentDatabase();
+        RouteResult route = context.ruleChain(database).route(new StatementContext(database, info,
+                session.inTransaction()));
+        if (!route.isSingle()) {
+            throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
+        }
+        BackendPool pool = context.backends().pool(database, route.first().dataSource());
+        ByteBuf payload = frame.payload().retainedDuplicate();
+        borrow(pool).thenCompose(connection -> StateSync.sync(connection, pool.config().schema(), session.charset(),
+                        session.multiStatements()))
+                .whenComplete((connection, error) -> ctx.executor().execute(() -> {
+                    if (error != null) {
+                        payload.release();
+                        borrowFailed(error, next);
+                    } else {
+                        start(connection, payload, kind, info, next);
+                    }
+                }));
+    }
+
+    private CompletableFuture<BackendConnection> borrow(BackendPool pool) {
+        BackendConnection pinned = session.pinned();
+        if (pinned != null && pinned.pool() == pool) {
+            return CompletableFuture.completedFuture(pinned);
+        }
+        if (pinned != null) {
+            if (session.needsPinnedConnection()) {
+                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
+                        + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
+            }
+            giveBack(session.unpin());
+        }
+        return pool.acquire(session.flavor());
+    }
+
+    private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
+                       int next) {
+        if (closed || !ctx.channel().isActive()) {
+            payload.release();
+            giveBack(connection);
+            return;
+        }
+        session.pin(connection);
+        session.inFlight(connection);
+        connection.execute(payload, kind, new RelayListener(ctx.channel(),
+                (summary, lastSeq) -> finish(connection, summary, info),
+                error -> broken(connection, error, next)));
+    }
+
+    /** After the backend's last packet: follow the session state it reported, then keep or return the connection. */
+    private void finish(BackendConnection connection, ResponseSummary summary, SqlStatementInfo info) {
+        session.inFlight(null);
+        if (summary.statusFlags() >= 0) {
+            session.statusFlags(summary.statusFlags());
+        }
+        if (!summary.failed() && summary.lastInsertId() != 0) {
+            session.lastInsertId(summary.lastInsertId());
+        }
+        if (info != null) {
+            if (info.pinsSession()) {
+                session.holdsServerState(true);
+                connection.markDirty();
+            }
+            if (info.charset() != null && !summary.failed()) {
+                session.charset(info.charset());
+                connection.charset(info.charset());
+            }
+        }
+        session.keepForWarnings(summary.warnings() > 0);
+        if (closed) {
+            giveBack(connection);
+            return;
+        }
+        if (!session.needsPinnedConnection()) {
+            session.unpin();
+            connection.pool().release(connection);
+        }
+        done();
+    }
+
+    /** The backend connection broke mid-command: the client gets an error and keeps its session. */
+    private void broken(BackendConnection connection, Throwable error, int next) {
+        session.inFlight(null);
+        session.unpin();
+        connection.pool().discard(connection);
+        // Whatever lived on that connection (a transaction, variables) is gone with it.
+        session.resetState();
+        if (closed) {
+            return;
+        }
+        int lastSeq = error instanceof RelayListener.RelayFailure f ? f.lastSequenceId : -1;
+        Responses.err(ctx.channel(), lastSeq < 0 ? next : (lastSeq + 1) & 0xFF, MySQLException.toErrPacket(error));
+        done();
+    }
+
+    private void borrowFailed(Throwable error, int next) {
+        LOG.debug("session {}: no backend connection: {}", session.connectionId(), error.getMessage());
+        if (!closed) {
+            Responses.err(ctx.channel(), next, MySQLException.toErrPacket(error));
+            done();
+        }
+    }
+
+    private String currentDatabase() {
+        if (session.database() != null) {
+            return session.database();
+        }
+        // No database selected: statements that name their tables fully still run, on the first database the user
+        // may use, and DATABASE() says NULL as it would on MySQL.
+        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        return context.config().databases().keySet().stream().filter(user::mayUse).findFirst()
+                .orElseThrow(() -> ErrorCode.NO_DB.exception());
+    }
+
+    private void initDb(String database, int next) {
+        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        ConnectionPhaseHandler.checkDatabase(context, user, session.remoteHost(), database);
+        session.database(database);
+        ok(next);
+    }
+
+    private void ok(int next) {
+        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
+        done();
+    }
+
+    private void setOption(ByteBuf payload, int next) {
+        int option = payload.getUnsignedShortLE(payload.readerIndex() + 1);
+        session.multiStatements(option == 0);
+        Responses.eof(ctx.channel(), next, session.deprecateEof(), session.statusFlags(), true);
+        done();
+    }
+
+    private void resetConnection(int next) {
+        releaseSessionConnection().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
+            session.resetState();
+            ok(next);
+        }));
+    }
+
+    /**
+     * COM_CHANGE_USER: the session's state goes, then the connection phase runs again (an auth switch with a fresh
+     * nonce) for the new user.
+     */
+    private void changeUser(ByteBuf payload, int next) {
+        ByteBuf in = payload.duplicate().skipBytes(1);
+        String user = MySQLBuf.readStringNul(in);
+        byte[] auth = MySQLBuf.readBytesFix(in, MySQLBuf.readInt1(in));
+        String database = in.isReadable() ? MySQLBuf.readStringNul(in) : "";
+        int collation = in.readableBytes() >= 2 ? MySQLBuf.readInt2(in) : 45;
+        HandshakeResponse41 response = new HandshakeResponse41(session.capabilities(), 0, collation, user, auth,
+                database.isEmpty() ? null : database, null, Map.of());
+        closed = true;
+        releaseSessionConnection().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
+            context.sessions().remove(session);
+            releaseQueue();
+            ctx.pipeline().replace(this, "auth", ConnectionPhaseHandler.changeUser(context, session, response, next));
+            ctx.channel().config().setAutoRead(true);
+        }));
+    }
+
+    private boolean kill(SqlStatementInfo info, int next) {
+        int index = 1;
+        boolean queryOnly = false;
+        if (info.tokenIs(1, "QUERY") || info.tokenIs(1, "CONNECTION")) {
+            queryOnly = info.tokenIs(1, "QUERY");
+            index = 2;
+        }
+        if (info.tokens().size() != index + 1) {
+            return false;
+        }
+        try {
+            kill(Long.parseLong(info.token(index)), queryOnly, next);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** KILL [QUERY] for the sessions of the same user, by the connection ids Strata gave out. */
+    private void kill(long id, boolean queryOnly, int next) {
+        Session target = context.sessions().get(id);
+        if (target == null) {
+            throw ErrorCode.NO_SUCH_THREAD.exception(id);
+        }
+        if (!target.user().equals(session.user())) {
+            throw ErrorCode.KILL_DENIED.exception(id);
+        }
+        if (!queryOnly) {
+            target.channel().close();
+            if (target == session) {
+                closed = true;
+                return;
+            }
+            ok(next);
+            return;
+        }
+        BackendConnection running = target.inFlight();
+        if (running == null) {
+            ok(next);
+            return;
+        }
+        BackendPool pool = running.pool();
+        pool.acquire(running.flavor())
+                .thenCompose(killer -> StateSync.run(killer, StateSync.command(killer.channel().alloc(),
+                        CommandType.COM_QUERY, "KILL QUERY " + running.connectionId())))
+                .whenComplete((killer, error) -> ctx.executor().execute(() -> {
+                    if (killer != null) {
+                        pool.release(killer);
+                    }
+                    if (error != null) {
+                        borrowFailed(error, next);
+                    } else {
+                        ok(next);
+                    }
+                }));
+    }
+
+    /** Gives the session's backend connection back, reset first when it carries state. */
+    private CompletableFuture<Void> releaseSessionConnection() {
+        BackendConnection pinned = session.unpin();
+        if (pinned == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return giveBack(pinned);
+    }
+
+    private CompletableFuture<Void> giveBack(BackendConnection connection) {
+        if (connection.busy()) {
+            connection.pool().discard(connection);
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!connection.dirty() && !session.inTransaction() && session.autocommit()) {
+            connection.pool().release(connection);
+            return CompletableFuture.completedFuture(null);
+        }
+        return StateSync.reset(connection).handle((c, error) -> {
+            if (error != null) {
+                connection.pool().discard(connection);
+            } else {
+                connection.pool().release(connection);
+            }
+            return null;
+        });
+    }
+
+    private void fail(int lastSequenceId, Throwable error) {
+        ErrPacketLog.log(LOG, session, error);
+        Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error));
+        done();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        BackendConnection running = session.inFlight();
+        if (running != null && ctx.channel().isWritable()) {
+            running.resume();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
+        releaseQueue();
+        context.sessions().remove(session);
+        BackendConnection running = session.inFlight();
+        if (running != null) {
+            session.unpin();
+            running.pool().discard(running);
+        } else {
+            releaseSessionConnection();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    private void releaseQueue() {
+        MySQLFrame frame;
+        while ((frame = queue.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ErrPacketLog.log(LOG, session, cause);
+        if (ctx.channel().isActive()) {
+            Responses.err(ctx.channel(), 1, MySQLException.toErrPacket(cause));
+        }
+        ctx.close();
+    }
+
+    /** Expected errors (SQL a client got wrong) at debug; Strata's own failures at warn with the stack. */
+    private static final class ErrPacketLog {
+        static void log(Logger log, Session session, Throwable error) {
+            if (error instanceof MySQLException) {
+                log.debug("session {}: {}", session.connectionId(), error.getMessage());
+            } else {
+                log.warn("session {}: unexpected failure", session.connectionId(), error);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.strata.frontend.command;
+
+import io.strata.config.UserConfig;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.packet.ColumnDefinition41;
+import io.strata.frontend.packet.LocalResultSet;
+import io.strata.frontend.session.Session;
+import io.strata.rule.sql.SqlClassifier;
+import io.strata.rule.sql.SqlKind;
+import io.strata.rule.sql.SqlStatementInfo;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Statements Strata answers itself because only it knows the answer: the logical databases (which clients see in
+ * place of the backends' schemas), the session's own connection id and last insert id (the backend connection
+ * behind a session changes from statement to statement).
+ */
+final class LocalQueries {
+
+    private LocalQueries() {
+    }
+
+    /** A result set for the statement, or empty when the statement goes to a backend. */
+    static Optional<LocalResultSet> answer(FrontendContext context, Session session, SqlStatementInfo info) {
+        if (info.multiStatement()) {
+            return Optional.empty();
+        }
+        List<String> t = info.tokens();
+        if (info.kind() == SqlKind.SHOW && t.size() >= 2
+                && (info.tokenIs(1, "DATABASES") || info.tokenIs(1, "SCHEMAS"))) {
+            return showDatabases(context, session, t);
+        }
+        if (info.kind() == SqlKind.SELECT && t.size() == 4 && t.get(2).equals("(") && t.get(3).equals(")")) {
+            String function = t.get(1).toUpperCase();
+            return switch (function) {
+                case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(
+                        ColumnDefinition41.varchar(function + "()"), session.database()));
+                case "LAST_INSERT_ID" -> Optional.of(LocalResultSet.single(
+                        ColumnDefinition41.bigint("LAST_INSERT_ID()"), Long.toUnsignedString(session.lastInsertId())));
+                case "CONNECTION_ID" -> Optional.of(LocalResultSet.single(
+                        ColumnDefinition41.bigint("CONNECTION_ID()"), session.connectionId()));
+                default -> Optional.empty();
+            };
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<LocalResultSet> showDatabases(FrontendContext context, Session session, List<String> t) {
+        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        Pattern like = t.size() >= 4 && t.get(2).equalsIgnoreCase("LIKE") ? likePattern(t.get(3)) : null;
+        if (t.size() > 2 && like == null) {
+            return Optional.empty();
+        }
+        List<List<Object>> rows = context.config().databases().keySet().stream()
+                .filter(user::mayUse)
+                .filter(name -> like == null || like.matcher(name).matches())
+                .map(name -> Arrays.<Object>asList(name))
+                .toList();
+        String header = like == null ? "Database" : "Database (" + SqlClassifier.unquote(t.get(3)) + ")";
+        return Optional.of(new LocalResultSet(List.of(ColumnDefinition41.varchar(header)), rows));
+    }
+
+    /** SQL LIKE to a regex: % any run, _ one character, backslash escapes. */
+    static Pattern likePattern(String quoted) {
+        String like = SqlClassifier.unquote(quoted);
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < like.length(); i++) {
+            char c = like.charAt(i);
+            if (c == '\\' && i + 1 < like.length()) {
+                regex.append(Pattern.quote(String.valueOf(like.charAt(++i))));
+            } else if (c == '%') {
+                regex.append(".*");
+            } else if (c == '_') {
+                regex.append('.');
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    }
+}

@@ -1,0 +1,68 @@
+package io.strata.frontend.command;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.strata.backend.relay.ResponseListener;
+import io.strata.backend.relay.ResponseSummary;
+
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * Forwards a backend response to the client packet by packet, untouched (the backend connection shares the
+ * client's flavor, so its bytes and sequence ids are what the client expects). Runs on the backend event loop; the
+ * outcome is handed to the client's event loop.
+ */
+final class RelayListener implements ResponseListener {
+
+    private final Channel client;
+    private final BiConsumer<ResponseSummary, Integer> onComplete;
+    private final Consumer<Throwable> onFailure;
+    private int lastSequenceId = -1;
+
+    RelayListener(Channel client, BiConsumer<ResponseSummary, Integer> onComplete, Consumer<Throwable> onFailure) {
+        this.client = client;
+        this.onComplete = onComplete;
+        this.onFailure = onFailure;
+    }
+
+    @Override
+    public void onPacket(ByteBuf packet) {
+        lastSequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
+        client.write(packet, client.voidPromise());
+    }
+
+    @Override
+    public boolean writable() {
+        return client.isWritable();
+    }
+
+    @Override
+    public void onReadComplete() {
+        client.flush();
+    }
+
+    @Override
+    public void onComplete(ResponseSummary summary) {
+        client.flush();
+        int sequenceId = lastSequenceId;
+        client.eventLoop().execute(() -> onComplete.accept(summary, sequenceId));
+    }
+
+    @Override
+    public void onFailure(Throwable cause) {
+        client.flush();
+        int sequenceId = lastSequenceId;
+        client.eventLoop().execute(() -> onFailure.accept(new RelayFailure(cause, sequenceId)));
+    }
+
+    /** A broken backend response and the sequence id of the last packet the client already got (-1: none). */
+    static final class RelayFailure extends RuntimeException {
+        final int lastSequenceId;
+
+        RelayFailure(Throwable cause, int lastSequenceId) {
+            super(cause.getMessage(), cause, false, false);
+            this.lastSequenceId = lastSequenceId;
+        }
+    }
+}

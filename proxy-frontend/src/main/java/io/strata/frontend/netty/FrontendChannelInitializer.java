@@ -1,0 +1,29 @@
+package io.strata.frontend.netty;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.auth.ConnectionPhaseHandler;
+import io.strata.frontend.session.Session;
+import io.strata.protocol.PacketAggregator;
+import io.strata.protocol.PacketEncoder;
+import io.strata.protocol.PacketFrameDecoder;
+
+/** Frame decoder, aggregator and encoder, then the connection phase (replaced by the command handler on login). */
+final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    private final FrontendContext context;
+
+    FrontendChannelInitializer(FrontendContext context) {
+        this.context = context;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        Session session = new Session(context.sessions().nextId(), channel);
+        channel.pipeline().addLast("framer", new PacketFrameDecoder())
+                .addLast("aggregator", new PacketAggregator(context.config().server().maxAllowedPacket()))
+                .addLast("encoder", PacketEncoder.INSTANCE)
+                .addLast("auth", new ConnectionPhaseHandler(context, session));
+    }
+}

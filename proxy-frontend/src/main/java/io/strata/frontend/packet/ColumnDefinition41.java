@@ -1,0 +1,44 @@
+package io.strata.frontend.packet;
+
+import io.netty.buffer.ByteBuf;
+import io.strata.protocol.MySQLBuf;
+
+/**
+ * <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_com_query_response_text_resultset_column_definition.html">
+ * Protocol::ColumnDefinition41</a>, for result sets Strata answers itself.
+ */
+public record ColumnDefinition41(String schema, String table, String orgTable, String name, String orgName,
+                                 int characterSet, long columnLength, int type, int flags, int decimals) {
+
+    public static final int TYPE_LONGLONG = 0x08;
+    public static final int TYPE_VAR_STRING = 0xFD;
+    public static final int FLAG_NOT_NULL = 1;
+    public static final int FLAG_UNSIGNED = 32;
+    public static final int FLAG_BINARY = 128;
+    private static final int UTF8MB4_GENERAL_CI = 45;
+    private static final int BINARY = 63;
+
+    public static ColumnDefinition41 varchar(String name) {
+        return new ColumnDefinition41("", "", "", name, "", UTF8MB4_GENERAL_CI, 256 * 4, TYPE_VAR_STRING, 0, 0x27);
+    }
+
+    public static ColumnDefinition41 bigint(String name) {
+        return new ColumnDefinition41("", "", "", name, "", BINARY, 21, TYPE_LONGLONG, FLAG_BINARY, 0);
+    }
+
+    public void encode(ByteBuf out) {
+        MySQLBuf.writeStringLenenc(out, "def");
+        MySQLBuf.writeStringLenenc(out, schema);
+        MySQLBuf.writeStringLenenc(out, table);
+        MySQLBuf.writeStringLenenc(out, orgTable);
+        MySQLBuf.writeStringLenenc(out, name);
+        MySQLBuf.writeStringLenenc(out, orgName);
+        MySQLBuf.writeIntLenenc(out, 0x0C);
+        MySQLBuf.writeInt2(out, characterSet);
+        MySQLBuf.writeInt4(out, columnLength);
+        MySQLBuf.writeInt1(out, type);
+        MySQLBuf.writeInt2(out, flags);
+        MySQLBuf.writeInt1(out, decimals);
+        MySQLBuf.writeInt2(out, 0);
+    }
+}

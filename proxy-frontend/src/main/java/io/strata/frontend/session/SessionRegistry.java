@@ -1,0 +1,33 @@
+package io.strata.frontend.session;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The live sessions by connection id (the id clients see in CONNECTION_ID() and use in KILL). */
+public final class SessionRegistry {
+
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+
+    public long nextId() {
+        return ids.incrementAndGet();
+    }
+
+    public void add(Session session) {
+        sessions.put(session.connectionId(), session);
+    }
+
+    public void remove(Session session) {
+        sessions.remove(session.connectionId());
+    }
+
+    public Session get(long id) {
+        return sessions.get(id);
+    }
+
+    public Collection<Session> all() {
+        return sessions.values();
+    }
+}

@@ -1,0 +1,207 @@
+package io.strata.config;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * Reads a configuration directory once at startup. Every value is checked here, so the first mistake stops the
+ * load with a {@link ConfigException} naming the file (as the path was given), the key and what was expected.
+ */
+public final class ConfigLoader {
+
+    static final String SERVER_FILE = "server.yaml";
+    static final String DATABASE_FILES = "config-*.yaml";
+
+    private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
+    private static final List<String> SERVER_KEYS =
+            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads");
+    private static final List<String> USER_KEYS = List.of("name", "password", "databases");
+    private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
+    private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
+    private static final String JDBC_URL = "a JDBC URL like jdbc:mariadb://host:3306/schema";
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads {@code confDir/server.yaml} and every {@code confDir/config-*.yaml}, the latter in file name order.
+     *
+     * @throws ConfigException when a file is missing or invalid, when there is no {@code config-*.yaml}, or when two
+     *                         of them declare the same {@code databaseName}
+     */
+    public static StrataConfig load(Path confDir) {
+        ServerConfig server = loadServer(confDir.resolve(SERVER_FILE));
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>();
+        Map<String, Path> declaredIn = new HashMap<>();
+        for (Path file : databaseFiles(confDir)) {
+            DatabaseConfig database = loadDatabase(file);
+            Path previous = declaredIn.putIfAbsent(database.databaseName(), file);
+            if (previous != null) {
+                throw new ConfigException(file.toString(), "databaseName", "a name not already used by " + previous,
+                        database.databaseName());
+            }
+            databases.put(database.databaseName(), database);
+        }
+        return new StrataConfig(server, databases);
+    }
+
+    public static ServerConfig loadServer(Path file) {
+        YamlMap root = read(file);
+        root.allowOnly(SERVER_FILE_KEYS);
+        YamlMap server = root.optionalMap("server", "a mapping like { host: 0.0.0.0, port: 3307 }");
+        server.allowOnly(SERVER_KEYS);
+        return new ServerConfig(
+                server.string("host", ServerConfig.DEFAULT_HOST),
+                server.integer("port", ServerConfig.DEFAULT_PORT, 1, 65535),
+                users(root),
+                server.oneOf("authPlugin", ServerConfig.AUTH_PLUGINS, ServerConfig.NATIVE_PASSWORD),
+                // MySQL itself accepts max_allowed_packet from 1 KiB to 1 GiB.
+                server.longInteger("maxAllowedPacket", ServerConfig.DEFAULT_MAX_ALLOWED_PACKET, 1024,
+                        ServerConfig.DEFAULT_MAX_ALLOWED_PACKET),
+                server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE));
+    }
+
+    public static DatabaseConfig loadDatabase(Path file) {
+        YamlMap root = read(file);
+        root.allowOnly(DATABASE_FILE_KEYS);
+        return new DatabaseConfig(root.string("databaseName"), dataSources(root), rules(root));
+    }
+
+    private static List<UserConfig> users(YamlMap root) {
+        List<UserConfig> users = new ArrayList<>();
+        for (YamlMap entry : root.maps("users", "users like { name: root, password: root }", true)) {
+            entry.allowOnly(USER_KEYS);
+            UserConfig user = new UserConfig(entry.string("name"), entry.secret("password"),
+                    entry.strings("databases", List.of(UserConfig.ALL_DATABASES)));
+            if (users.stream().anyMatch(other -> other.name().equals(user.name()))) {
+                throw entry.error("name", "a name no other user has", user.name());
+            }
+            users.add(user);
+        }
+        return users;
+    }
+
+    private static Map<String, DataSourceConfig> dataSources(YamlMap root) {
+        String expected = "at least one data source like ds_0: { url: ..., username: ..., password: ... }";
+        YamlMap section = root.map("dataSources", expected);
+        if (section.isEmpty()) {
+            throw root.error("dataSources", expected, "{}");
+        }
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        for (String name : section.keys()) {
+            YamlMap entry = section.map(name, "a data source mapping with url, username and password");
+            dataSources.put(name, dataSource(name, entry));
+        }
+        return dataSources;
+    }
+
+    private static DataSourceConfig dataSource(String name, YamlMap entry) {
+        JdbcUrl url = jdbcUrl(entry);
+        String username = entry.string("username");
+        String password = entry.secret("password");
+        checkPoolNumbers(entry);
+        return new DataSourceConfig(name, (String) entry.value("url"), username, password, url.host(), url.port(),
+                url.schema(), entry.without(CONNECTION_KEYS));
+    }
+
+    private static JdbcUrl jdbcUrl(YamlMap entry) {
+        if (!(entry.value("url") instanceof String url)) {
+            throw entry.error("url", JDBC_URL, entry.value("url"));
+        }
+        try {
+            return JdbcUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw entry.error("url", JDBC_URL, url, e);
+        }
+    }
+
+    // Only the pool settings Strata reads itself are checked; the rest are handed to HikariCP as written.
+    private static void checkPoolNumbers(YamlMap entry) {
+        entry.integer(DataSourceConfig.MAXIMUM_POOL_SIZE, 0, 1, Integer.MAX_VALUE);
+        entry.integer(DataSourceConfig.MINIMUM_IDLE, 0, 0, Integer.MAX_VALUE);
+        entry.longInteger(DataSourceConfig.CONNECTION_TIMEOUT, 0, 0, Long.MAX_VALUE);
+        entry.longInteger(DataSourceConfig.IDLE_TIMEOUT, 0, 0, Long.MAX_VALUE);
+        entry.longInteger(DataSourceConfig.MAX_LIFETIME, 0, 0, Long.MAX_VALUE);
+    }
+
+    private static List<RuleConfig> rules(YamlMap root) {
+        List<RuleConfig> rules = new ArrayList<>();
+        for (YamlMap entry : root.maps("rules", "rules like { type: ..., ... }", false)) {
+            rules.add(new RuleConfig(entry.string("type"), entry.without(Set.of("type"))));
+        }
+        return rules;
+    }
+
+    private static List<Path> databaseFiles(Path confDir) {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(confDir, DATABASE_FILES)) {
+            stream.forEach(file -> {
+                if (Files.isRegularFile(file)) {
+                    files.add(file);
+                }
+            });
+        } catch (IOException e) {
+            throw new ConfigException(confDir.toString(), "", "a readable configuration directory", e.toString(), e);
+        }
+        if (files.isEmpty()) {
+            throw new ConfigException(confDir.resolve(DATABASE_FILES).toString(), "",
+                    "at least one database configuration file", null);
+        }
+        files.sort(Comparator.comparing(file -> file.getFileName().toString()));
+        return files;
+    }
+
+    private static YamlMap read(Path file) {
+        String name = file.toString();
+        String text = readText(file);
+        try {
+            return YamlMap.root(name, newYaml().load(text));
+        } catch (MarkedYAMLException e) {
+            throw syntaxError(name, e);
+        } catch (YAMLException e) {
+            throw new ConfigException(name, "", "valid YAML", e.getMessage(), e);
+        }
+    }
+
+    private static String readText(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(file.toString(), "", "a YAML file", null, e);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "", "a readable UTF-8 YAML file", e.toString(), e);
+        }
+    }
+
+    // SafeConstructor builds plain maps, lists and scalars only: a config file must never instantiate classes.
+    // Duplicate keys are refused because YAML would silently keep the last one.
+    private static Yaml newYaml() {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        return new Yaml(new SafeConstructor(options));
+    }
+
+    // The offending line is not quoted: it may well hold a password.
+    private static ConfigException syntaxError(String file, MarkedYAMLException e) {
+        Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        String problem = e.getProblem() != null ? e.getProblem() : e.getContext();
+        String where = mark == null ? "" : "line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
+        return new ConfigException(file, where, "valid YAML", problem, e);
+    }
+}

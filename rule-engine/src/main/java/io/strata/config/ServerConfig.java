@@ -1,0 +1,49 @@
+package io.strata.config;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The MySQL endpoint Strata listens on and the users allowed in.
+ *
+ * <p>The port is not range-checked here: {@link ConfigLoader} rejects anything outside 1..65535 in a file, while
+ * code and tests may still ask for port 0 to bind an ephemeral port.
+ *
+ * @param maxAllowedPacket largest packet accepted from a client, in bytes
+ * @param workerThreads    Netty worker threads; 0 lets Netty choose
+ */
+public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
+                           int workerThreads) {
+
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    public static final int DEFAULT_PORT = 3307;
+    public static final String NATIVE_PASSWORD = "mysql_native_password";
+    public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
+    public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
+    /** MySQL's own ceiling for max_allowed_packet: 1 GiB. */
+    public static final long DEFAULT_MAX_ALLOWED_PACKET = 1L << 30;
+    public static final int DEFAULT_WORKER_THREADS = 0;
+
+    public ServerConfig {
+        Objects.requireNonNull(host, "host");
+        users = List.copyOf(users);
+        if (!AUTH_PLUGINS.contains(authPlugin)) {
+            throw new IllegalArgumentException("authPlugin must be one of " + AUTH_PLUGINS + ", got " + authPlugin);
+        }
+    }
+
+    public static ServerConfig defaults(List<UserConfig> users) {
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, users, NATIVE_PASSWORD, DEFAULT_MAX_ALLOWED_PACKET,
+                DEFAULT_WORKER_THREADS);
+    }
+
+    public ServerConfig withPort(int port) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads);
+    }
+
+    /** The user with exactly this name; MySQL user names are case-sensitive. */
+    public Optional<UserConfig> user(String name) {
+        return users.stream().filter(user -> user.name().equals(name)).findFirst();
+    }
+}

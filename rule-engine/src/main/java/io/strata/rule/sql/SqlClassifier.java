@@ -1,0 +1,264 @@
+package io.strata.rule.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A one-pass lexer that answers what routing and session tracking need to know about a query without parsing it:
+ * its kind, whether it holds several statements, and whether it leaves state on the server connection. MySQL's
+ * executable comments ({@code /*!40101 ... *}{@code /}) count as code, as the server runs them.
+ *
+ * <p>Central algorithm of the rule engine's fast path; stateless and thread-safe.
+ */
+public final class SqlClassifier {
+
+    public static final int MAX_TOKENS = 32;
+
+    /** Functions whose result depends on what ran before on the same server connection, or which take a lock. */
+    private static final Set<String> PINNING_FUNCTIONS = Set.of("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
+    private static final Set<String> PINNING_WORDS = Set.of("SQL_CALC_FOUND_ROWS");
+    private static final Set<String> PINNING_FIRST = Set.of("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
+    private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
+
+    private SqlClassifier() {
+    }
+
+    public static SqlStatementInfo classify(String sql) {
+        Lexer lexer = new Lexer(sql);
+        List<String> first = new ArrayList<>();
+        boolean pins = false;
+        int statements = 0;
+        List<String> statement = new ArrayList<>();
+        String token;
+        while (true) {
+            token = lexer.next();
+            if (token == null || token.equals(";")) {
+                if (!statement.isEmpty()) {
+                    statements++;
+                    pins |= pinsSession(statement);
+                    if (statements == 1) {
+                        first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
+                    }
+                    statement = new ArrayList<>();
+                }
+                if (token == null) {
+                    break;
+                }
+                continue;
+            }
+            if (statement.size() < 4096) {
+                statement.add(token);
+            } else {
+                pins |= scanPinning(token, "");
+            }
+        }
+        SqlKind kind = kind(first);
+        String charset = kind == SqlKind.SET ? charset(first) : null;
+        boolean multi = statements > 1;
+        // A USE or SET NAMES inside a multi-statement changes the connection where Strata cannot follow it.
+        if (multi && (kind == SqlKind.USE || charset != null)) {
+            pins = true;
+        }
+        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset);
+    }
+
+    private static SqlKind kind(List<String> tokens) {
+        if (tokens.isEmpty()) {
+            return SqlKind.EMPTY;
+        }
+        String word = tokens.get(0).toUpperCase(Locale.ROOT);
+        return switch (word) {
+            case "SELECT", "WITH", "VALUES", "TABLE", "(" -> SqlKind.SELECT;
+            case "INSERT" -> SqlKind.INSERT;
+            case "UPDATE" -> SqlKind.UPDATE;
+            case "DELETE" -> SqlKind.DELETE;
+            case "REPLACE" -> SqlKind.REPLACE;
+            case "USE" -> SqlKind.USE;
+            case "SET" -> SqlKind.SET;
+            case "BEGIN" -> SqlKind.BEGIN;
+            case "START" -> tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TRANSACTION")
+                    ? SqlKind.BEGIN : SqlKind.OTHER;
+            case "COMMIT" -> SqlKind.COMMIT;
+            case "ROLLBACK" -> tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TO")
+                    ? SqlKind.SAVEPOINT : SqlKind.ROLLBACK;
+            case "SAVEPOINT", "RELEASE" -> SqlKind.SAVEPOINT;
+            case "SHOW", "DESC", "DESCRIBE", "EXPLAIN" -> SqlKind.SHOW;
+            case "KILL" -> SqlKind.KILL;
+            case "CALL" -> SqlKind.CALL;
+            case "LOCK", "UNLOCK" -> SqlKind.LOCK;
+            default -> DDL.contains(word) ? SqlKind.DDL : SqlKind.OTHER;
+        };
+    }
+
+    private static boolean pinsSession(List<String> tokens) {
+        String first = tokens.get(0).toUpperCase(Locale.ROOT);
+        if (PINNING_FIRST.contains(first)) {
+            return true;
+        }
+        if (first.equals("CREATE") && tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TEMPORARY")) {
+            return true;
+        }
+        if (first.equals("LOCK") || first.equals("FLUSH") && tokens.stream().anyMatch("LOCK"::equalsIgnoreCase)) {
+            return true;
+        }
+        if (first.equals("SET") && setPins(tokens)) {
+            return true;
+        }
+        for (int i = 0; i < tokens.size(); i++) {
+            if (scanPinning(tokens.get(i), i + 1 < tokens.size() ? tokens.get(i + 1) : "")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean scanPinning(String token, String next) {
+        if (token.length() > 1 && token.charAt(0) == '@' && token.charAt(1) != '@') {
+            return true; // a user variable: it lives on one server connection
+        }
+        String upper = token.toUpperCase(Locale.ROOT);
+        return PINNING_WORDS.contains(upper) || PINNING_FUNCTIONS.contains(upper) && next.equals("(");
+    }
+
+    /**
+     * SET of autocommit (followed through server status flags), of the character set (replayed on any connection),
+     * and of GLOBAL variables (not session state) leaves the session free; any other SET pins it.
+     */
+    private static boolean setPins(List<String> tokens) {
+        int depth = 0;
+        boolean atTarget = true;
+        for (int i = 1; i < tokens.size(); i++) {
+            String token = tokens.get(i);
+            if (token.equals("(")) {
+                depth++;
+            } else if (token.equals(")")) {
+                depth--;
+            } else if (depth == 0 && token.equals(",")) {
+                atTarget = true;
+            } else if (atTarget) {
+                atTarget = false;
+                if (!freeTarget(tokens, i)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean freeTarget(List<String> tokens, int i) {
+        String target = tokens.get(i).toLowerCase(Locale.ROOT);
+        if (target.equals("session") || target.equals("local")) {
+            return i + 1 < tokens.size() && freeTarget(tokens, i + 1);
+        }
+        return switch (target) {
+            case "global", "persist", "names", "charset" -> true;
+            case "character" -> true;
+            case "autocommit", "@@autocommit", "@@session.autocommit", "@@local.autocommit" -> true;
+            default -> target.startsWith("@@global.");
+        };
+    }
+
+    private static String charset(List<String> tokens) {
+        if (tokens.size() >= 3 && tokens.get(1).equalsIgnoreCase("NAMES")) {
+            return unquote(tokens.get(2));
+        }
+        if (tokens.size() >= 3 && tokens.get(1).equalsIgnoreCase("CHARSET")) {
+            return unquote(tokens.get(2));
+        }
+        if (tokens.size() >= 4 && tokens.get(1).equalsIgnoreCase("CHARACTER") && tokens.get(2).equalsIgnoreCase("SET")) {
+            return unquote(tokens.get(3));
+        }
+        return null;
+    }
+
+    /** Strips one level of '', "" or `` quoting. */
+    public static String unquote(String token) {
+        if (token.length() >= 2) {
+            char q = token.charAt(0);
+            if ((q == '\'' || q == '"' || q == '`') && token.charAt(token.length() - 1) == q) {
+                return token.substring(1, token.length() - 1).replace(String.valueOf(q) + q, String.valueOf(q));
+            }
+        }
+        return token;
+    }
+
+    /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
+    private static final class Lexer {
+        private final String sql;
+        private int pos;
+
+        Lexer(String sql) {
+            this.sql = sql;
+        }
+
+        String next() {
+            skipSpaceAndComments();
+            if (pos >= sql.length()) {
+                return null;
+            }
+            char c = sql.charAt(pos);
+            if (c == '\'' || c == '"' || c == '`') {
+                return quoted(c);
+            }
+            if (isWordChar(c) || c == '@') {
+                int start = pos;
+                while (pos < sql.length() && (isWordChar(sql.charAt(pos)) || sql.charAt(pos) == '@'
+                        || sql.charAt(pos) == '.' && pos > start && sql.charAt(start) == '@')) {
+                    pos++;
+                }
+                return sql.substring(start, pos);
+            }
+            pos++;
+            return String.valueOf(c);
+        }
+
+        private String quoted(char quote) {
+            int start = pos++;
+            while (pos < sql.length()) {
+                char c = sql.charAt(pos++);
+                if (c == '\\' && quote != '`') {
+                    pos++;
+                } else if (c == quote) {
+                    if (pos < sql.length() && sql.charAt(pos) == quote) {
+                        pos++;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            return sql.substring(start, Math.min(pos, sql.length()));
+        }
+
+        private void skipSpaceAndComments() {
+            while (pos < sql.length()) {
+                char c = sql.charAt(pos);
+                if (Character.isWhitespace(c)) {
+                    pos++;
+                } else if (c == '#' || c == '-' && sql.startsWith("-- ", pos) || sql.startsWith("--\n", pos)
+                        || c == '-' && pos + 2 == sql.length() && sql.startsWith("--", pos)) {
+                    int end = sql.indexOf('\n', pos);
+                    pos = end < 0 ? sql.length() : end + 1;
+                } else if (sql.startsWith("/*!", pos) || sql.startsWith("/*M!", pos)) {
+                    // Executable comment: skip the marker and version, the server runs the rest.
+                    pos += sql.charAt(pos + 2) == 'M' ? 4 : 3;
+                    while (pos < sql.length() && Character.isDigit(sql.charAt(pos))) {
+                        pos++;
+                    }
+                } else if (sql.startsWith("/*", pos)) {
+                    int end = sql.indexOf("*/", pos + 2);
+                    pos = end < 0 ? sql.length() : end + 2;
+                } else if (sql.startsWith("*/", pos)) {
+                    pos += 2; // the end of an executable comment
+                } else {
+                    return;
+                }
+            }
+        }
+
+        private static boolean isWordChar(char c) {
+            return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.strata.rule.sql;
+
+import java.util.List;
+
+/**
+ * What the classifier found in the text of one COM_QUERY.
+ *
+ * @param kind           the first statement's kind
+ * @param tokens         the first statement's tokens (comments dropped, quotes kept), at most
+ *                       {@link SqlClassifier#MAX_TOKENS}
+ * @param multiStatement more than one statement in the text
+ * @param pinsSession    the text leaves state on the server connection that later statements may need (user
+ *                       variables, temporary tables, locks, untracked session variables...): the session must keep
+ *                       its backend connection from then on
+ * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null
+ */
+public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
+                               String charset) {
+
+    /** The token at {@code index}, or "" past the end. */
+    public String token(int index) {
+        return index < tokens.size() ? tokens.get(index) : "";
+    }
+
+    public boolean tokenIs(int index, String keyword) {
+        return token(index).equalsIgnoreCase(keyword);
+    }
+}
