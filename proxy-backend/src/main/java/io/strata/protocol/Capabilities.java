@@ -47,6 +47,18 @@ public final class Capabilities {
      */
     public static final int FLAVOR_MASK = CLIENT_FOUND_ROWS | CLIENT_DEPRECATE_EOF | CLIENT_IGNORE_SPACE;
 
+    /**
+     * MariaDB's extended capabilities travel in 4 bytes of their own (the handshake's reserved bytes) when the server
+     * clears CLIENT_MYSQL (bit 0). Extended type info adds the real type (e.g. json) to column definitions.
+     */
+    public static final int MARIADB_CLIENT_EXTENDED_TYPE_INFO = 1 << 3;
+
+    /**
+     * A flavor bit of Strata's own (not a wire flag): the client asked for MariaDB's extended type info, so its
+     * backend connection must ask for it too.
+     */
+    public static final int FLAVOR_EXTENDED_TYPE_INFO = 1 << 30;
+
     /** What Strata asks of a backend, before the flavor bits of the client it serves are added. */
     public static final int BACKEND_BASE = CLIENT_LONG_PASSWORD | CLIENT_LONG_FLAG | CLIENT_CONNECT_WITH_DB
             | CLIENT_PROTOCOL_41 | CLIENT_TRANSACTIONS | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_STATEMENTS

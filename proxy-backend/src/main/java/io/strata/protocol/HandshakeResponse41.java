@@ -11,7 +11,14 @@ import java.util.Map;
  */
 public record HandshakeResponse41(int capabilities, long maxPacketSize, int characterSet, String username,
                                   byte[] authResponse, String database, String authPluginName,
-                                  Map<String, String> attributes) {
+                                  Map<String, String> attributes, int mariaDbCapabilities) {
+
+    public HandshakeResponse41(int capabilities, long maxPacketSize, int characterSet, String username,
+                               byte[] authResponse, String database, String authPluginName,
+                               Map<String, String> attributes) {
+        this(capabilities, maxPacketSize, characterSet, username, authResponse, database, authPluginName, attributes,
+                0);
+    }
 
     /** An SSLRequest is the first 32 bytes of a response with CLIENT_SSL set, and nothing more. */
     public static boolean isSslRequest(ByteBuf in) {
@@ -26,7 +33,8 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
         }
         long maxPacket = MySQLBuf.readInt4(in);
         int charset = MySQLBuf.readInt1(in);
-        in.skipBytes(23);
+        in.skipBytes(19);
+        int mariaDbCaps = (int) MySQLBuf.readInt4(in); // zero from MySQL clients: the filler is all zeros
         String user = MySQLBuf.readStringNul(in);
         byte[] auth;
         if (Capabilities.has(caps, Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA)) {
@@ -52,14 +60,15 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
                 attrs.put(MySQLBuf.readStringLenenc(block), MySQLBuf.readStringLenenc(block));
             }
         }
-        return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attrs);
+        return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attrs, mariaDbCaps);
     }
 
     public void encode(ByteBuf out) {
         MySQLBuf.writeInt4(out, capabilities);
         MySQLBuf.writeInt4(out, maxPacketSize);
         MySQLBuf.writeInt1(out, characterSet);
-        out.writeZero(23);
+        out.writeZero(19);
+        MySQLBuf.writeInt4(out, mariaDbCapabilities);
         MySQLBuf.writeStringNul(out, username);
         if (Capabilities.has(capabilities, Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA)) {
             MySQLBuf.writeBytesLenenc(out, authResponse);

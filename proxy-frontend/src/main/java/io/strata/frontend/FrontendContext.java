@@ -4,6 +4,7 @@ import io.strata.backend.Backends;
 import io.strata.config.StrataConfig;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.session.SessionRegistry;
+import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
 
 import java.util.Map;
@@ -29,6 +30,22 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
             backend = backend.substring("5.5.5-".length());
         }
         return backend + VERSION_SUFFIX;
+    }
+
+    /** A MariaDB backend speaks MariaDB's extended capabilities; Strata offers clients the same. */
+    public boolean backendIsMariaDb() {
+        String backend = backends.connector().lastServerVersion();
+        return backend != null && backend.contains("MariaDB");
+    }
+
+    /** The capabilities of the greeting: MariaDB clears CLIENT_MYSQL (bit 0) to say it has extended ones. */
+    public int serverCapabilities() {
+        return backendIsMariaDb() ? Capabilities.SERVER_DEFAULT & ~Capabilities.CLIENT_LONG_PASSWORD
+                : Capabilities.SERVER_DEFAULT;
+    }
+
+    public int serverMariaDbCapabilities() {
+        return backendIsMariaDb() ? Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO : 0;
     }
 
     public RuleChain ruleChain(String database) {

@@ -22,6 +22,7 @@ public final class BackendConnection {
     private final Channel channel;
     private final String dataSource;
     private final int capabilities;
+    private final int flavor;
     private final long connectionId;
     private final String serverVersion;
     private final long createdNanos = System.nanoTime();
@@ -34,11 +35,12 @@ public final class BackendConnection {
     private ResponseParser parser;
     private ResponseListener listener;
 
-    BackendConnection(Channel channel, String dataSource, int capabilities, long connectionId, String serverVersion,
-                      String schema) {
+    BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
+                      String serverVersion, String schema) {
         this.channel = channel;
         this.dataSource = dataSource;
         this.capabilities = capabilities;
+        this.flavor = flavor;
         this.connectionId = connectionId;
         this.serverVersion = serverVersion;
         this.schema = schema;
@@ -163,8 +165,9 @@ public final class BackendConnection {
         return capabilities;
     }
 
+    /** The client flavor it was opened for ({@link Capabilities#FLAVOR_MASK} and Strata's own flavor bits). */
     public int flavor() {
-        return capabilities & Capabilities.FLAVOR_MASK;
+        return flavor;
     }
 
     public boolean deprecateEof() {
@@ -212,12 +215,14 @@ public final class BackendConnection {
         return dirty;
     }
 
-    /** After COM_RESET_CONNECTION: the server forgot everything the sessions left; the schema is unknown to us. */
+    /**
+     * After COM_RESET_CONNECTION: the server forgot what sessions left. Schema and character set are then unknown
+     * to us (set again before the next use); the multi-statement option survives a reset, so it stays as it was.
+     */
     public void resetState() {
         this.dirty = false;
         this.schema = null;
-        this.charset = BackendConnector.DEFAULT_CHARSET;
-        this.multiStatements = true;
+        this.charset = null;
     }
 
     @Override

@@ -82,7 +82,9 @@ final class BackendHandshake {
             return;
         }
         greeting = HandshakeV10.decode(payload);
-        capabilities = (Capabilities.BACKEND_BASE | flavor) & greeting.capabilities();
+        capabilities = (Capabilities.BACKEND_BASE | flavor & Capabilities.FLAVOR_MASK) & greeting.capabilities();
+        int mariaDbCapabilities = (flavor & Capabilities.FLAVOR_EXTENDED_TYPE_INFO) != 0
+                ? greeting.mariaDbCapabilities() & Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO : 0;
         if (dataSource.schema().isEmpty()) {
             capabilities &= ~Capabilities.CLIENT_CONNECT_WITH_DB;
         }
@@ -90,7 +92,8 @@ final class BackendHandshake {
         plugin = greeting.authPluginName();
         HandshakeResponse41 response = new HandshakeResponse41(capabilities, PacketFrameDecoder.MAX_PAYLOAD,
                 BackendConnector.DEFAULT_COLLATION_ID, dataSource.username(), scramble(),
-                dataSource.schema(), plugin, Map.of("_client_name", "strata", "program_name", "strata-proxy"));
+                dataSource.schema(), plugin, Map.of("_client_name", "strata", "program_name", "strata-proxy"),
+                mariaDbCapabilities);
         ByteBuf out = channel.alloc().buffer();
         response.encode(out);
         channel.writeAndFlush(new MySQLFrame(sequenceId + 1, out));
@@ -149,7 +152,7 @@ final class BackendHandshake {
     }
 
     private BackendConnection authenticated(Channel channel) {
-        BackendConnection connection = new BackendConnection(channel, dataSource.name(), capabilities,
+        BackendConnection connection = new BackendConnection(channel, dataSource.name(), capabilities, flavor,
                 greeting.connectionId(), greeting.serverVersion(),
                 Capabilities.has(capabilities, Capabilities.CLIENT_CONNECT_WITH_DB) ? dataSource.schema() : null);
         result.complete(connection);

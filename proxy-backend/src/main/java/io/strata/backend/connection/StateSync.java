@@ -36,7 +36,7 @@ public final class StateSync {
                         return c;
                     });
         }
-        if (!charset.equalsIgnoreCase(connection.charset())) {
+        if (connection.charset() == null || !charset.equalsIgnoreCase(connection.charset())) {
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + charset)))
                     .thenApply(c -> {
                         c.charset(charset);

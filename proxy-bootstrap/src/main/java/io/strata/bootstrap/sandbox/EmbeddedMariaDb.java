@@ -84,6 +84,23 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
+    /** Stops the server and keeps its data: {@link #restart()} brings it back on the same port. */
+    public void stop() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot stop the embedded MariaDB", e);
+        }
+    }
+
+    public void restart() {
+        try {
+            db.start();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot restart the embedded MariaDB: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void close() {
         try {

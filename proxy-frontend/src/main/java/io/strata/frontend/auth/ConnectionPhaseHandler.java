@@ -51,6 +51,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     private Phase phase = Phase.HANDSHAKE_RESPONSE;
     private HandshakeResponse41 response;
     private int capabilities;
+    private int serverCapabilities;
+    private int serverMariaDbCapabilities;
+    private int mariaDbCapabilities;
     private ScheduledFuture<?> timeout;
 
     private int changeUserSequenceId = -1;
@@ -69,6 +72,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         ConnectionPhaseHandler handler = new ConnectionPhaseHandler(context, session);
         handler.response = response;
         handler.capabilities = response.capabilities();
+        handler.mariaDbCapabilities = response.mariaDbCapabilities();
         handler.changeUserSequenceId = sequenceId;
         return handler;
     }
@@ -86,8 +90,11 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             LOG.debug("connection {} did not authenticate in time", session.connectionId());
             ctx.close();
         }, CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        serverCapabilities = context.serverCapabilities();
+        serverMariaDbCapabilities = context.serverMariaDbCapabilities();
         HandshakeV10 greeting = new HandshakeV10(context.serverVersion(), session.connectionId(), nonce,
-                Capabilities.SERVER_DEFAULT, 45, ServerStatus.AUTOCOMMIT, context.authenticator().defaultPlugin());
+                serverCapabilities, 45, ServerStatus.AUTOCOMMIT, context.authenticator().defaultPlugin(),
+                serverMariaDbCapabilities);
         ByteBuf out = ctx.alloc().buffer(128);
         greeting.encode(out);
         ctx.writeAndFlush(new MySQLFrame(0, out));
@@ -115,7 +122,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             throw ErrorCode.HANDSHAKE.exception("TLS is not enabled on this Strata server");
         }
         response = HandshakeResponse41.decode(payload);
-        capabilities = response.capabilities() & Capabilities.SERVER_DEFAULT;
+        capabilities = response.capabilities() & serverCapabilities;
+        mariaDbCapabilities = Capabilities.has(response.capabilities(), Capabilities.CLIENT_LONG_PASSWORD)
+                ? 0 : response.mariaDbCapabilities() & serverMariaDbCapabilities;
         String clientPlugin = response.authPluginName();
         if (clientPlugin != null && !clientPlugin.isEmpty() && !clientPlugin.equals(plugin())
                 || !Capabilities.has(capabilities, Capabilities.CLIENT_PLUGIN_AUTH) && !plugin().equals(
@@ -194,7 +203,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         if (timeout != null) {
             timeout.cancel(false);
         }
-        session.login(user.name(), capabilities, response.characterSet(), database);
+        session.login(user.name(), capabilities, mariaDbCapabilities, response.characterSet(), database);
         context.sessions().add(session);
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
         ctx.pipeline().replace(this, "command", new CommandHandler(context, session));

@@ -150,7 +150,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
             Optional<LocalResultSet> local = LocalQueries.answer(context, session, info);
             if (local.isPresent()) {
-                local.get().write(ctx.channel(), next, session.deprecateEof(), session.statusFlags());
+                local.get().write(ctx.channel(), next, session.deprecateEof(), session.extendedTypeInfo(),
+                        session.statusFlags());
                 done();
                 return;
             }
@@ -246,7 +247,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         session.unpin();
         connection.pool().discard(connection);
         // Whatever lived on that connection (a transaction, variables) is gone with it.
-        session.resetState();
+        session.lostServerState();
         if (closed) {
             return;
         }
@@ -311,7 +312,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         String database = in.isReadable() ? MySQLBuf.readStringNul(in) : "";
         int collation = in.readableBytes() >= 2 ? MySQLBuf.readInt2(in) : 45;
         HandshakeResponse41 response = new HandshakeResponse41(session.capabilities(), 0, collation, user, auth,
-                database.isEmpty() ? null : database, null, Map.of());
+                database.isEmpty() ? null : database, null, Map.of(), session.mariaDbCapabilities());
         closed = true;
         releaseSessionConnection().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             context.sessions().remove(session);

@@ -26,13 +26,20 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
         return new ColumnDefinition41("", "", "", name, "", BINARY, 21, TYPE_LONGLONG, FLAG_BINARY, 0);
     }
 
-    public void encode(ByteBuf out) {
+    /**
+     * @param extendedTypeInfo the client negotiated MariaDB's extended type info: an (empty) extended metadata
+     *                         field follows org_name
+     */
+    public void encode(ByteBuf out, boolean extendedTypeInfo) {
         MySQLBuf.writeStringLenenc(out, "def");
         MySQLBuf.writeStringLenenc(out, schema);
         MySQLBuf.writeStringLenenc(out, table);
         MySQLBuf.writeStringLenenc(out, orgTable);
         MySQLBuf.writeStringLenenc(out, name);
         MySQLBuf.writeStringLenenc(out, orgName);
+        if (extendedTypeInfo) {
+            MySQLBuf.writeIntLenenc(out, 0);
+        }
         MySQLBuf.writeIntLenenc(out, 0x0C);
         MySQLBuf.writeInt2(out, characterSet);
         MySQLBuf.writeInt4(out, columnLength);

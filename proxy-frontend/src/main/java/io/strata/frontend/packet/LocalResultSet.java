@@ -19,14 +19,15 @@ public record LocalResultSet(List<ColumnDefinition41> columns, List<List<Object>
     }
 
     /** Writes column count, definitions, rows and terminators; returns the next sequence id. */
-    public int write(Channel channel, int sequenceId, boolean deprecateEof, int statusFlags) {
+    public int write(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
+                     int statusFlags) {
         int seq = sequenceId;
         ByteBuf count = channel.alloc().buffer(9);
         MySQLBuf.writeIntLenenc(count, columns.size());
         channel.write(new MySQLFrame(seq++ & 0xFF, count));
         for (ColumnDefinition41 column : columns) {
             ByteBuf out = channel.alloc().buffer(64);
-            column.encode(out);
+            column.encode(out, extendedTypeInfo);
             channel.write(new MySQLFrame(seq++ & 0xFF, out));
         }
         if (!deprecateEof) {

@@ -20,6 +20,8 @@ public final class Session {
     private final String remoteHost;
     private String user;
     private int capabilities;
+    private int mariaDbCapabilities;
+    private String loginCharset;
     private String charset;
     private String database;
     private boolean multiStatements;
@@ -42,10 +44,11 @@ public final class Session {
     }
 
     /** After authentication (and again after COM_CHANGE_USER). */
-    public void login(String user, int capabilities, int collationId, String database) {
+    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database) {
         this.user = user;
         this.capabilities = capabilities;
-        this.charset = Charsets.ofCollation(collationId);
+        this.mariaDbCapabilities = mariaDbCapabilities;
+        this.loginCharset = Charsets.ofCollation(collationId);
         this.database = database;
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
         resetState();
@@ -53,6 +56,12 @@ public final class Session {
 
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
+        charset = loginCharset;
+        lostServerState();
+    }
+
+    /** The backend connection holding this session's server state broke: that state (and any transaction) is gone. */
+    public void lostServerState() {
         statusFlags = ServerStatus.AUTOCOMMIT;
         lastInsertId = 0;
         holdsServerState = false;
@@ -81,7 +90,17 @@ public final class Session {
 
     /** The capability bits a backend connection must share with this client. */
     public int flavor() {
-        return capabilities & Capabilities.FLAVOR_MASK;
+        return capabilities & Capabilities.FLAVOR_MASK
+                | (Capabilities.has(mariaDbCapabilities, Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO)
+                ? Capabilities.FLAVOR_EXTENDED_TYPE_INFO : 0);
+    }
+
+    public boolean extendedTypeInfo() {
+        return Capabilities.has(mariaDbCapabilities, Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO);
+    }
+
+    public int mariaDbCapabilities() {
+        return mariaDbCapabilities;
     }
 
     public String charset() {

@@ -1,0 +1,147 @@
+package io.strata.it;
+
+import io.strata.backend.relay.ResponseKind;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrPacket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What crosses the wire through Strata is what MariaDB itself sends, byte for byte. */
+class ProtocolIT {
+
+    private static StrataFixture strata;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Backend.allTypesTable();
+        strata = StrataFixture.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        strata.close();
+    }
+
+    private static RawClient direct(int capabilities) throws IOException {
+        return RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA, capabilities);
+    }
+
+    private static RawClient proxied(int capabilities) throws IOException {
+        return RawClient.connect(strata.port(), "root", "root", "it", capabilities);
+    }
+
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {true, false})
+    void everyColumnTypeIsByteIdenticalToMariaDb(boolean deprecateEof) throws IOException {
+        int caps = deprecateEof ? RawClient.CAPABILITIES : RawClient.CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+        assertSameResponse(caps, "SELECT * FROM all_types ORDER BY id");
+        assertSameResponse(caps, "SELECT 1/0, NULL, 'x' AS alias, CAST(1 AS UNSIGNED), 1.5e300");
+    }
+
+    @Test
+    void errorsWarningsAndMultipleResultsAreByteIdentical() throws IOException {
+        assertSameResponse(RawClient.CAPABILITIES, "SELECT * FROM no_such_table");
+        assertSameResponse(RawClient.CAPABILITIES, "SELEKT 1");
+        assertSameResponse(RawClient.CAPABILITIES, "SELECT 1; SELECT 'two', 2; DO 1; SELECT * FROM all_types");
+        assertSameResponse(RawClient.CAPABILITIES, "SELECT 1; SELECT * FROM no_such_table; SELECT 3");
+    }
+
+    @Test
+    void fieldListIsRelayed() throws IOException {
+        byte[] table = "all_types\0".getBytes(StandardCharsets.UTF_8);
+        try (RawClient direct = direct(RawClient.CAPABILITIES); RawClient proxied = proxied(RawClient.CAPABILITIES)) {
+            assertEqualPackets(direct.command(0x04, table, ResponseKind.FIELD_LIST),
+                    proxied.command(0x04, table, ResponseKind.FIELD_LIST));
+        }
+    }
+
+    @Test
+    void statisticsComeFromTheBackend() throws IOException {
+        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
+            List<byte[]> response = client.command(0x09, new byte[0], ResponseKind.SINGLE_PACKET);
+            assertTrue(new String(RawClient.payload(response.get(0)), StandardCharsets.UTF_8).startsWith("Uptime:"));
+        }
+    }
+
+    @Test
+    void anUnknownCommandGets1047AndTheConnectionStaysUsable() throws IOException {
+        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
+            ErrPacket err = RawClient.error(client.command(0x60, new byte[0], ResponseKind.STATUS));
+            assertNotNull(err);
+            assertEquals(1047, err.errorCode());
+            assertEquals(0x00, RawClient.payload(client.command(0x0E, new byte[0], ResponseKind.STATUS).get(0))[0]);
+            assertEquals(1, client.query("SELECT 1").size() > 1 ? 1 : 0);
+        }
+    }
+
+    @Test
+    void preparedStatementsAreRefusedClearlyUntilSupported() throws IOException {
+        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
+            ErrPacket err = RawClient.error(client.command(0x16, "SELECT 1".getBytes(), ResponseKind.STATUS));
+            assertEquals(1295, err.errorCode());
+            assertTrue(client.query("SELECT 2").size() > 1);
+        }
+    }
+
+    @Test
+    void aMalformedHandshakeIsRefusedAndOtherClientsAreServed() throws IOException {
+        try (RawClient good = proxied(RawClient.CAPABILITIES)) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", strata.port())) {
+                socket.setSoTimeout(10_000);
+                var in = socket.getInputStream();
+                in.readNBytes(4 + (in.read() & 0xFF) - 1); // rest of greeting (length < 256)
+                socket.getOutputStream().write(HexFormat.of().parseHex("05000001ffffffffff"));
+                byte[] header = in.readNBytes(4);
+                assertEquals(4, header.length);
+                byte[] body = in.readNBytes(header[0] & 0xFF);
+                assertEquals(0xFF, body[0] & 0xFF, "an ERR packet");
+                assertEquals(-1, in.read(), "then the connection closes");
+            }
+            assertTrue(good.query("SELECT 1").size() > 1);
+        }
+    }
+
+    @Test
+    void wrongPasswordUnknownDatabaseAndForbiddenDatabase() {
+        IOException wrong = assertThrows(IOException.class,
+                () -> RawClient.connect(strata.port(), "root", "nope", "it"));
+        assertTrue(wrong.getMessage().startsWith("1045 28000 Access denied for user 'root'"), wrong.getMessage());
+        IOException unknownUser = assertThrows(IOException.class,
+                () -> RawClient.connect(strata.port(), "nobody", "root", "it"));
+        assertTrue(unknownUser.getMessage().startsWith("1045 28000"), unknownUser.getMessage());
+        IOException unknownDb = assertThrows(IOException.class,
+                () -> RawClient.connect(strata.port(), "root", "root", "nope"));
+        assertTrue(unknownDb.getMessage().startsWith("1049 42000 Unknown database 'nope'"), unknownDb.getMessage());
+        IOException forbidden = assertThrows(IOException.class,
+                () -> RawClient.connect(strata.port(), "app", "app", "other"));
+        assertTrue(forbidden.getMessage().startsWith("1044 42000"), forbidden.getMessage());
+    }
+
+    private static void assertSameResponse(int caps, String sql) throws IOException {
+        try (RawClient direct = direct(caps); RawClient proxied = proxied(caps)) {
+            assertEqualPackets(direct.query(sql), proxied.query(sql));
+        }
+    }
+
+    private static void assertEqualPackets(List<byte[]> expected, List<byte[]> actual) {
+        assertEquals(expected.size(), actual.size(), "packet count");
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), actual.get(i), "packet " + i + ": expected "
+                    + HexFormat.of().formatHex(expected.get(i)) + " got " + HexFormat.of().formatHex(actual.get(i)));
+        }
+    }
+}

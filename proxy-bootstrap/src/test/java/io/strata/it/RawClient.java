@@ -1,0 +1,158 @@
+package io.strata.it;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseParser;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.HandshakeResponse41;
+import io.strata.protocol.HandshakeV10;
+import io.strata.protocol.MySQLBuf;
+import io.strata.protocol.Scramble;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A bare MySQL protocol client over a blocking socket, for what drivers hide: exact response bytes (to compare
+ * Strata's with MariaDB's own), arbitrary command bytes, and malformed input.
+ */
+final class RawClient implements AutoCloseable {
+
+    static final int CAPABILITIES = Capabilities.BACKEND_BASE | Capabilities.CLIENT_DEPRECATE_EOF;
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    final HandshakeV10 greeting;
+    private final int capabilities;
+
+    private RawClient(Socket socket, HandshakeV10 greeting, int capabilities) throws IOException {
+        this.socket = socket;
+        this.in = new DataInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+        this.greeting = greeting;
+        this.capabilities = capabilities;
+    }
+
+    static RawClient connect(int port, String user, String password, String database) throws IOException {
+        return connect(port, user, password, database, CAPABILITIES);
+    }
+
+    /** Connects with mysql_native_password (answering an auth switch); fails with the server's error. */
+    static RawClient connect(int port, String user, String password, String database, int capabilities)
+            throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(30_000);
+        socket.setTcpNoDelay(true);
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        HandshakeV10 greeting = HandshakeV10.decode(Unpooled.wrappedBuffer(payload(readPacket(in))));
+        RawClient client = new RawClient(socket, greeting, capabilities);
+        int caps = database == null ? capabilities & ~Capabilities.CLIENT_CONNECT_WITH_DB : capabilities;
+        byte[] nonce = Scramble.trimNonce(greeting.authPluginData());
+        HandshakeResponse41 response = new HandshakeResponse41(caps, 1 << 24, 45, user,
+                Scramble.nativePassword(password, nonce), database, Scramble.NATIVE_PASSWORD, Map.of());
+        ByteBuf buf = Unpooled.buffer();
+        response.encode(buf);
+        client.writePacket(1, MySQLBuf.readBytesEof(buf));
+        byte[] reply = payload(client.readPacket());
+        if ((reply[0] & 0xFF) == 0xFE) {
+            ByteBuf sw = Unpooled.wrappedBuffer(reply).skipBytes(1);
+            MySQLBuf.readStringNul(sw);
+            byte[] newNonce = Scramble.trimNonce(MySQLBuf.readBytesEof(sw));
+            client.writePacket(3, Scramble.nativePassword(password, newNonce));
+            reply = payload(client.readPacket());
+        }
+        if ((reply[0] & 0xFF) == 0xFF) {
+            ErrPacket err = ErrPacket.decode(Unpooled.wrappedBuffer(reply));
+            client.close();
+            throw new IOException(err.errorCode() + " " + err.sqlState() + " " + err.message());
+        }
+        return client;
+    }
+
+    /** COM_QUERY; returns every packet of the response, headers included. */
+    List<byte[]> query(String sql) throws IOException {
+        return command(0x03, sql.getBytes(StandardCharsets.UTF_8), ResponseKind.QUERY);
+    }
+
+    List<byte[]> command(int command, byte[] argument, ResponseKind kind) throws IOException {
+        byte[] payload = new byte[argument.length + 1];
+        payload[0] = (byte) command;
+        System.arraycopy(argument, 0, payload, 1, argument.length);
+        writePacket(0, payload);
+        return readResponse(kind);
+    }
+
+    List<byte[]> readResponse(ResponseKind kind) throws IOException {
+        ResponseParser parser = new ResponseParser(kind, Capabilities.has(capabilities,
+                Capabilities.CLIENT_DEPRECATE_EOF));
+        List<byte[]> packets = new ArrayList<>();
+        while (true) {
+            byte[] packet = readPacket();
+            packets.add(packet);
+            if (parser.accept(Unpooled.wrappedBuffer(packet))) {
+                return packets;
+            }
+        }
+    }
+
+    void writePacket(int sequenceId, byte[] payload) throws IOException {
+        byte[] header = {(byte) payload.length, (byte) (payload.length >> 8), (byte) (payload.length >> 16),
+                (byte) sequenceId};
+        out.write(header);
+        out.write(payload);
+        out.flush();
+    }
+
+    void writeRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    byte[] readPacket() throws IOException {
+        return readPacket(in);
+    }
+
+    private static byte[] readPacket(DataInputStream in) throws IOException {
+        byte[] header = new byte[4];
+        in.readFully(header);
+        int length = (header[0] & 0xFF) | (header[1] & 0xFF) << 8 | (header[2] & 0xFF) << 16;
+        byte[] packet = new byte[4 + length];
+        System.arraycopy(header, 0, packet, 0, 4);
+        in.readFully(packet, 4, length);
+        return packet;
+    }
+
+    static byte[] payload(byte[] packet) {
+        byte[] payload = new byte[packet.length - 4];
+        System.arraycopy(packet, 4, payload, 0, payload.length);
+        return payload;
+    }
+
+    /** The error of a response that is a lone ERR packet, or null. */
+    static ErrPacket error(List<byte[]> response) {
+        byte[] last = payload(response.get(response.size() - 1));
+        return (last[0] & 0xFF) == 0xFF ? ErrPacket.decode(Unpooled.wrappedBuffer(last)) : null;
+    }
+
+    boolean isClosedByServer() {
+        try {
+            return in.read() < 0;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

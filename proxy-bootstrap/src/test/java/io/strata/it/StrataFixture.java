@@ -1,0 +1,92 @@
+package io.strata.it;
+
+import io.strata.bootstrap.Strata;
+import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.ServerConfig;
+import io.strata.config.StrataConfig;
+import io.strata.config.UserConfig;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A Strata server on a free port in front of the shared backend, with users {@code root}/{@code root} (every
+ * database) and {@code app}/{@code app} (only {@code it}), and the logical database {@code it}.
+ */
+final class StrataFixture implements AutoCloseable {
+
+    final Strata strata;
+
+    private StrataFixture(Strata strata) {
+        this.strata = strata;
+    }
+
+    static StrataFixture start() {
+        return start(ServerConfig.NATIVE_PASSWORD, Backend.server(), Map.of());
+    }
+
+    static StrataFixture start(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps) {
+        return new StrataFixture(Strata.builder().config(config(authPlugin, backend, poolProps)).start());
+    }
+
+    static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps) {
+        ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
+                new UserConfig("root", "root", List.of("*")),
+                new UserConfig("app", "app", List.of("it"))), authPlugin, 1L << 30, 2);
+        Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
+        pool.putAll(poolProps);
+        DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), "strata", "strata", pool);
+        DatabaseConfig it = new DatabaseConfig("it", Map.of("ds_0", ds), List.of());
+        return new StrataConfig(server, Map.of("it", it));
+    }
+
+    int port() {
+        return strata.port();
+    }
+
+    Connection connect(Driver driver) throws SQLException {
+        return connect(driver, "it", "root", "root", new Properties());
+    }
+
+    Connection connect(Driver driver, String database, String user, String password, Properties extra)
+            throws SQLException {
+        return driver.connect(port(), database, user, password, extra);
+    }
+
+    @Override
+    public void close() {
+        strata.close();
+    }
+
+    /** The two client drivers every protocol test runs with. */
+    enum Driver {
+        MARIADB("jdbc:mariadb://127.0.0.1:%d/%s"),
+        MYSQL("jdbc:mysql://127.0.0.1:%d/%s");
+
+        private final String url;
+
+        Driver(String url) {
+            this.url = url;
+        }
+
+        Connection connect(int port, String database, String user, String password, Properties extra)
+                throws SQLException {
+            Properties props = new Properties();
+            props.setProperty("user", user);
+            props.setProperty("password", password);
+            if (this == MYSQL) {
+                props.setProperty("sslMode", "DISABLED");
+                props.setProperty("allowPublicKeyRetrieval", "true");
+            }
+            props.putAll(extra);
+            return DriverManager.getConnection(url.formatted(port, database == null ? "" : database), props);
+        }
+    }
+}
