@@ -27,6 +27,10 @@ public final class PacketAggregator extends MessageToMessageDecoder<ByteBuf> {
     protected void decode(ChannelHandlerContext ctx, ByteBuf packet, List<Object> out) {
         int length = packet.getUnsignedMediumLE(packet.readerIndex());
         int sequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
+        if (pending == null && length > maxPayload) {
+            throw new TooLongFrameException("packet of " + length + " bytes exceeds max_allowed_packet "
+                    + maxPayload);
+        }
         ByteBuf payload = packet.retainedSlice(packet.readerIndex() + PacketFrameDecoder.HEADER_SIZE, length);
         if (pending == null && length < PacketFrameDecoder.MAX_PAYLOAD) {
             out.add(new MySQLFrame(sequenceId, payload));

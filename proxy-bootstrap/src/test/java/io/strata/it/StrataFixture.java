@@ -33,16 +33,25 @@ final class StrataFixture implements AutoCloseable {
     }
 
     static StrataFixture start(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps) {
-        return new StrataFixture(Strata.builder().config(config(authPlugin, backend, poolProps)).start());
+        return start(authPlugin, backend, poolProps, "strata");
     }
 
-    static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps) {
+    /** @param backendUser the MariaDB user Strata logs in as (it must exist with password = name) */
+    static StrataFixture start(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
+                               String backendUser) {
+        return new StrataFixture(Strata.builder().config(config(authPlugin, backend, poolProps, backendUser))
+                .start());
+    }
+
+    static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
+                               String backendUser) {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
                 new UserConfig("root", "root", List.of("*")),
                 new UserConfig("app", "app", List.of("it"))), authPlugin, 1L << 30, 2);
         Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
         pool.putAll(poolProps);
-        DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), "strata", "strata", pool);
+        DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), backendUser, backendUser,
+                pool);
         DatabaseConfig it = new DatabaseConfig("it", Map.of("ds_0", ds), List.of());
         return new StrataConfig(server, Map.of("it", it));
     }

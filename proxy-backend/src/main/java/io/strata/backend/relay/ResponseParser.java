@@ -78,7 +78,7 @@ public final class ResponseParser {
             return err(payload);
         }
         if (header == EofPacket.HEADER && kind == ResponseKind.STATUS) {
-            return eof(payload);
+            return deprecateEof ? ok(payload) : eof(payload); // COM_SET_OPTION's EOF is an OK for these clients
         }
         if (header == 0xFB) {
             // LOCAL INFILE request: Strata never offers CLIENT_LOCAL_FILES to backends, so a server must not send it.

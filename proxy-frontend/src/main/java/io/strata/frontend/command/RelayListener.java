@@ -42,11 +42,17 @@ final class RelayListener implements ResponseListener {
         client.flush();
     }
 
+    /**
+     * The last packet is written but not yet flushed: the session gives the backend connection back first, so a
+     * client that has its answer never finds the connection still taken.
+     */
     @Override
     public void onComplete(ResponseSummary summary) {
-        client.flush();
         int sequenceId = lastSequenceId;
-        client.eventLoop().execute(() -> onComplete.accept(summary, sequenceId));
+        client.eventLoop().execute(() -> {
+            onComplete.accept(summary, sequenceId);
+            client.flush();
+        });
     }
 
     @Override

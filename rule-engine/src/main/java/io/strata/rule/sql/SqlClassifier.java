@@ -202,6 +202,10 @@ public final class SqlClassifier {
             if (c == '\'' || c == '"' || c == '`') {
                 return quoted(c);
             }
+            if (c == '@' && pos + 1 < sql.length() && isQuote(sql.charAt(pos + 1))) {
+                pos++;
+                return "@" + quoted(sql.charAt(pos)); // @`quoted name`: a user variable too
+            }
             if (isWordChar(c) || c == '@') {
                 int start = pos;
                 while (pos < sql.length() && (isWordChar(sql.charAt(pos)) || sql.charAt(pos) == '@'
@@ -236,8 +240,7 @@ public final class SqlClassifier {
                 char c = sql.charAt(pos);
                 if (Character.isWhitespace(c)) {
                     pos++;
-                } else if (c == '#' || c == '-' && sql.startsWith("-- ", pos) || sql.startsWith("--\n", pos)
-                        || c == '-' && pos + 2 == sql.length() && sql.startsWith("--", pos)) {
+                } else if (c == '#' || lineComment()) {
                     int end = sql.indexOf('\n', pos);
                     pos = end < 0 ? sql.length() : end + 1;
                 } else if (sql.startsWith("/*!", pos) || sql.startsWith("/*M!", pos)) {
@@ -255,6 +258,18 @@ public final class SqlClassifier {
                     return;
                 }
             }
+        }
+
+        /** MySQL's "-- " comment: two dashes and then any white space or control character, or the end. */
+        private boolean lineComment() {
+            if (!sql.startsWith("--", pos)) {
+                return false;
+            }
+            return pos + 2 == sql.length() || sql.charAt(pos + 2) <= ' ';
+        }
+
+        private static boolean isQuote(char c) {
+            return c == '\'' || c == '"' || c == '`';
         }
 
         private static boolean isWordChar(char c) {

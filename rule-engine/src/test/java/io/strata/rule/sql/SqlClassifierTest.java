@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -134,8 +133,6 @@ class SqlClassifierTest {
     }
 
     @Test
-    @Disabled("BUG: SqlClassifier only takes '-- ' and '--\\n' as a line comment; MySQL accepts any whitespace or "
-            + "control character after '--' (tab, \\r), so 'select 1; --\\tbye' is taken for two statements")
     void aDoubleDashFollowedByATabOrCarriageReturnIsAComment() {
         assertFalse(SqlClassifier.classify("select 1; --\tthe end").multiStatement());
         assertFalse(SqlClassifier.classify("select 1; --\r\n").multiStatement());
@@ -204,8 +201,6 @@ class SqlClassifierTest {
     }
 
     @Test
-    @Disabled("BUG: a quoted user variable name (@`my var`, @'x', @\"x\") lexes as a lone '@' followed by a quoted "
-            + "token, so SELECT/INSERT statements using one do not pin the session")
     void aQuotedUserVariablePinsTheSession() {
         assertTrue(SqlClassifier.classify("select @`my var`").pinsSession());
         assertTrue(SqlClassifier.classify("select @'x'").pinsSession());

@@ -1,0 +1,197 @@
+package io.strata.it;
+
+import io.strata.config.ServerConfig;
+import io.strata.protocol.ErrPacket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Backend connections are borrowed per statement and kept only while server-side state needs them. What ran where
+ * is read from MariaDB itself: its processlist and the backend's CONNECTION_ID().
+ */
+class SessionIT {
+
+    private static final String BACKEND_USER = "mux";
+    private StrataFixture strata;
+
+    @BeforeAll
+    static void users() {
+        Backend.server().createDatabase(Backend.SCHEMA, BACKEND_USER, BACKEND_USER);
+    }
+
+    @AfterEach
+    void stop() {
+        if (strata != null) {
+            strata.close();
+        }
+    }
+
+    private void start(int poolSize, int connectionTimeoutMillis) {
+        strata = StrataFixture.start(ServerConfig.NATIVE_PASSWORD, Backend.server(),
+                Map.of("maximumPoolSize", poolSize, "connectionTimeout", connectionTimeoutMillis), BACKEND_USER);
+    }
+
+    @Test
+    void autocommitStatementsOfManyClientsShareOneBackendConnection() throws Exception {
+        start(16, 5000);
+        List<RawClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                RawClient client = client();
+                clients.add(client);
+                assertTrue(client.query("SELECT " + i).size() > 1);
+            }
+            assertEquals(1, backendConnections(), "20 idle clients, one backend connection");
+        } finally {
+            for (RawClient client : clients) {
+                client.close();
+            }
+        }
+    }
+
+    @Test
+    void aTransactionKeepsItsConnectionUntilCommit() throws Exception {
+        start(16, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("BEGIN");
+            long inTransaction = backendId(a);
+            long other = backendId(b);
+            assertNotEquals(inTransaction, other, "b cannot borrow a's connection while a's transaction is open");
+            assertEquals(inTransaction, backendId(a));
+            a.query("COMMIT");
+            assertEquals(inTransaction, backendId(b), "after COMMIT, a's connection is back in the pool (used first)");
+        }
+    }
+
+    @Test
+    void userVariablesPinTheSessionAndAreResetBeforeReuse() throws Exception {
+        start(16, 5000);
+        long pinned;
+        try (RawClient b = client()) {
+            try (RawClient a = client()) {
+                a.query("SET @secret = 'a-only'");
+                pinned = backendId(a);
+                backendId(b);
+                assertEquals("a-only", text(a.query("SELECT @secret")));
+            }
+            Thread.sleep(300); // a's goodbye resets its connection and returns it
+            assertEquals(pinned, backendId(b), "b reuses a's connection");
+            assertEquals(null, text(b.query("SELECT @secret")), "but without a's variables");
+        }
+    }
+
+    @Test
+    void manyClientsOnASmallPool() throws Exception {
+        start(4, 10_000);
+        ExecutorService threads = Executors.newFixedThreadPool(40);
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                int id = i;
+                results.add(threads.submit(() -> {
+                    try (RawClient client = client()) {
+                        int sum = 0;
+                        for (int q = 0; q < 25; q++) {
+                            sum += Integer.parseInt(text(client.query("SELECT " + id + " + " + q)));
+                        }
+                        return sum;
+                    }
+                }));
+            }
+            for (int i = 0; i < 40; i++) {
+                assertEquals(25 * i + 300, results.get(i).get());
+            }
+            assertTrue(backendConnections() <= 4, "never more than maximumPoolSize backend connections");
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void anExhaustedPoolGivesAClearErrorAndRecovers() throws Exception {
+        start(1, 1000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("BEGIN");
+            backendId(a);
+            ErrPacket err = RawClient.error(b.query("SELECT 1"));
+            assertEquals(1040, err.errorCode());
+            assertTrue(err.message().contains("pool ds_0 exhausted after 1000 ms (total 1, active 1, idle 0"),
+                    err.message());
+            a.query("ROLLBACK");
+            assertEquals("1", text(b.query("SELECT 1")));
+        }
+    }
+
+    @Test
+    void resetConnectionAndChangeUserDropSessionState() throws SQLException {
+        start(16, 5000);
+        java.util.Properties useReset = new java.util.Properties();
+        useReset.setProperty("useResetConnection", "true");
+        try (Connection c = strata.connect(StrataFixture.Driver.MARIADB, "it", "root", "root", useReset);
+             Statement st = c.createStatement()) {
+            st.execute("SET @x = 1");
+            c.unwrap(org.mariadb.jdbc.Connection.class).reset();
+            try (ResultSet rs = st.executeQuery("SELECT @x")) {
+                rs.next();
+                assertEquals(null, rs.getString(1));
+            }
+        }
+        try (Connection c = strata.connect(StrataFixture.Driver.MYSQL); Statement st = c.createStatement()) {
+            st.execute("SET @x = 1");
+            c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser("app", "app");
+            try (ResultSet rs = st.executeQuery("SELECT @x")) {
+                rs.next();
+                assertEquals(null, rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("SHOW DATABASES")) {
+                assertTrue(rs.next());
+                assertEquals("it", rs.getString(1));
+            }
+        }
+    }
+
+    private RawClient client() throws IOException {
+        return RawClient.connect(strata.port(), "root", "root", "it");
+    }
+
+    /** The id of the backend connection the statement ran on (CONNECTION_ID()+0 is not answered by Strata). */
+    private static long backendId(RawClient client) throws IOException {
+        return Long.parseLong(text(client.query("SELECT CONNECTION_ID() + 0")));
+    }
+
+    /** The single cell of a one-row, one-column text result (deprecate-EOF form). */
+    static String text(List<byte[]> response) {
+        byte[] row = RawClient.payload(response.get(response.size() - 2));
+        if ((row[0] & 0xFF) == 0xFB) {
+            return null;
+        }
+        return new String(row, 1, row[0] & 0xFF, StandardCharsets.UTF_8);
+    }
+
+    private static int backendConnections() throws SQLException {
+        try (Connection c = Backend.direct(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '"
+                     + BACKEND_USER + "'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}
