@@ -1,0 +1,99 @@
+package io.strata.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A 1,000,000-row SELECT (about 110 MB) streams through a Strata whose whole heap is 48 MB: rows are relayed with
+ * back-pressure, never gathered. Strata runs as its own process (bin/start.sh's main class) so the heap limit is
+ * its alone.
+ */
+class LargeResultIT {
+
+    private static final int ROWS = 1_000_000;
+    private static Process strata;
+    private static int port;
+
+    @BeforeAll
+    static void start(@TempDir Path conf) throws Exception {
+        Backend.execute("DROP TABLE IF EXISTS big",
+                "CREATE TABLE big (id INT PRIMARY KEY, pad CHAR(100)) SELECT seq AS id, REPEAT('x', 100) AS pad "
+                        + "FROM seq_1_to_" + ROWS);
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Files.writeString(conf.resolve("server.yaml"), """
+                server: { host: 127.0.0.1, port: %d }
+                users:
+                  - { name: root, password: root, databases: ["*"] }
+                """.formatted(port));
+        Files.writeString(conf.resolve("config-it.yaml"), """
+                databaseName: it
+                dataSources:
+                  ds_0: { url: "%s", username: strata, password: strata, maximumPoolSize: 4 }
+                rules: []
+                """.formatted(Backend.server().jdbcUrl(Backend.SCHEMA)));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        strata = new ProcessBuilder(List.of(java, "-Xmx48m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError",
+                "-cp", System.getProperty("java.class.path"), "io.strata.bootstrap.Main", "-c", conf.toString()))
+                .redirectErrorStream(true).redirectOutput(conf.resolve("strata.log").toFile()).start();
+        waitForPort(port);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        strata.destroy();
+        strata.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aMillionRowsStreamThroughASmallHeap() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/it", "root", "root");
+             Statement st = c.createStatement()) {
+            st.setFetchSize(1000);
+            long rows = 0;
+            long sum = 0;
+            try (ResultSet rs = st.executeQuery("SELECT id, pad FROM big ORDER BY id")) {
+                while (rs.next()) {
+                    rows++;
+                    sum += rs.getInt(1);
+                }
+            }
+            assertEquals(ROWS, rows);
+            assertEquals((long) ROWS * (ROWS + 1) / 2, sum);
+            assertEquals(ROWS, JdbcIT.queryInt(st, "SELECT COUNT(*) FROM big"), "and the session goes on");
+        }
+        assertTrue(strata.isAlive(), "Strata did not run out of memory");
+    }
+
+    private static void waitForPort(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (Socket ignored = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException e) {
+                if (!strata.isAlive()) {
+                    throw new IllegalStateException("Strata exited with " + strata.exitValue());
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("Strata did not listen on " + port);
+    }
+}
