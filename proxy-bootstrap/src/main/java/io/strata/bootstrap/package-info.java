@@ -1,0 +1,4 @@
+/**
+ * Starting and stopping Strata: the embedding API and the command line.
+ */
+package io.strata.bootstrap;

@@ -1,0 +1,4 @@
+/**
+ * The listening server and the per-connection pipeline.
+ */
+package io.strata.frontend.netty;

@@ -1,0 +1,4 @@
+/**
+ * The client-facing side of Strata.
+ */
+package io.strata.frontend;
