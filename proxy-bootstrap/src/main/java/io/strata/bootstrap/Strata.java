@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendPool;
+import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.backend.connection.Transports;
 import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
@@ -40,12 +41,15 @@ public final class Strata implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Backends backends;
+    private final JdbcDataSources jdbc;
     private final FrontendServer server;
 
-    private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, FrontendServer server) {
+    private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
+                   FrontendServer server) {
         this.boss = boss;
         this.workers = workers;
         this.backends = backends;
+        this.jdbc = jdbc;
         this.server = server;
     }
 
@@ -66,6 +70,9 @@ public final class Strata implements AutoCloseable {
     public void close() {
         server.close();
         backends.close();
+        if (jdbc != null) {
+            jdbc.close();
+        }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         LOG.info("Strata stopped");
@@ -113,15 +120,17 @@ public final class Strata implements AutoCloseable {
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
             EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"));
             Backends backends = new Backends(resolved, workers);
+            JdbcDataSources jdbc = null;
             try {
+                jdbc = resolved.server().jdbcExecutor() ? new JdbcDataSources(resolved) : null;
                 probeBackendVersion(backends);
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
-                        chains, backends, new SessionRegistry());
+                        chains, backends, jdbc, new SessionRegistry());
                 FrontendServer server = FrontendServer.bind(context, boss, workers);
-                LOG.info("Strata listening on {}:{} ({} transport) for logical databases {}",
+                LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
-                        resolved.databases().keySet());
-                return new Strata(boss, workers, backends, server);
+                        resolved.server().executor(), resolved.databases().keySet());
+                return new Strata(boss, workers, backends, jdbc, server);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 backends.close();
@@ -129,6 +138,9 @@ public final class Strata implements AutoCloseable {
                 boss.shutdownGracefully();
                 throw new IllegalStateException("interrupted while starting", e);
             } catch (RuntimeException e) {
+                if (jdbc != null) {
+                    jdbc.close();
+                }
                 backends.close();
                 workers.shutdownGracefully();
                 boss.shutdownGracefully();

@@ -39,10 +39,10 @@ class LargeResultIT {
             port = free.getLocalPort();
         }
         Files.writeString(conf.resolve("server.yaml"), """
-                server: { host: 127.0.0.1, port: %d }
+                server: { host: 127.0.0.1, port: %d, executor: %s }
                 users:
                   - { name: root, password: root, databases: ["*"] }
-                """.formatted(port));
+                """.formatted(port, StrataFixture.executor()));
         Files.writeString(conf.resolve("config-it.yaml"), """
                 databaseName: it
                 dataSources:

@@ -140,34 +140,6 @@ class SessionIT {
         }
     }
 
-    @Test
-    void resetConnectionAndChangeUserDropSessionState() throws SQLException {
-        start(16, 5000);
-        java.util.Properties useReset = new java.util.Properties();
-        useReset.setProperty("useResetConnection", "true");
-        try (Connection c = strata.connect(StrataFixture.Driver.MARIADB, "it", "root", "root", useReset);
-             Statement st = c.createStatement()) {
-            st.execute("SET @x = 1");
-            c.unwrap(org.mariadb.jdbc.Connection.class).reset();
-            try (ResultSet rs = st.executeQuery("SELECT @x")) {
-                rs.next();
-                assertEquals(null, rs.getString(1));
-            }
-        }
-        try (Connection c = strata.connect(StrataFixture.Driver.MYSQL); Statement st = c.createStatement()) {
-            st.execute("SET @x = 1");
-            c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser("app", "app");
-            try (ResultSet rs = st.executeQuery("SELECT @x")) {
-                rs.next();
-                assertEquals(null, rs.getString(1));
-            }
-            try (ResultSet rs = st.executeQuery("SHOW DATABASES")) {
-                assertTrue(rs.next());
-                assertEquals("it", rs.getString(1));
-            }
-        }
-    }
-
     private RawClient client() throws IOException {
         return RawClient.connect(strata.port(), "root", "root", "it");
     }

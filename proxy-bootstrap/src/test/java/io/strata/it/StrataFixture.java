@@ -47,13 +47,18 @@ final class StrataFixture implements AutoCloseable {
                                String backendUser) {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
                 new UserConfig("root", "root", List.of("*")),
-                new UserConfig("app", "app", List.of("it"))), authPlugin, 1L << 30, 2);
+                new UserConfig("app", "app", List.of("it"))), authPlugin, 1L << 30, 2, executor());
         Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
         pool.putAll(poolProps);
         DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), backendUser, backendUser,
                 pool);
         DatabaseConfig it = new DatabaseConfig("it", Map.of("ds_0", ds), List.of());
         return new StrataConfig(server, Map.of("it", it));
+    }
+
+    /** The executor under test: the build runs the executor-neutral suites once per executor. */
+    static String executor() {
+        return System.getProperty("strata.it.executor", ServerConfig.RELAY);
     }
 
     int port() {

@@ -1,6 +1,7 @@
 package io.strata.frontend;
 
 import io.strata.backend.Backends;
+import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.config.StrataConfig;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.session.SessionRegistry;
@@ -9,9 +10,12 @@ import io.strata.rule.RuleChain;
 
 import java.util.Map;
 
-/** What every client connection shares: configuration, users, rule chains, backend pools and live sessions. */
+/**
+ * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
+ * HikariCP ones when the JDBC executor is on, else null) and live sessions.
+ */
 public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
-                              Backends backends, SessionRegistry sessions) {
+                              Backends backends, JdbcDataSources jdbc, SessionRegistry sessions) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */

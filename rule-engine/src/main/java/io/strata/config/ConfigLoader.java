@@ -30,7 +30,7 @@ public final class ConfigLoader {
 
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
-            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads");
+            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -74,7 +74,8 @@ public final class ConfigLoader {
                 // MySQL itself accepts max_allowed_packet from 1 KiB to 1 GiB.
                 server.longInteger("maxAllowedPacket", ServerConfig.DEFAULT_MAX_ALLOWED_PACKET, 1024,
                         ServerConfig.DEFAULT_MAX_ALLOWED_PACKET),
-                server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE));
+                server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE),
+                server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY));
     }
 
     public static DatabaseConfig loadDatabase(Path file) {

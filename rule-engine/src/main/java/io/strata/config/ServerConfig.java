@@ -12,9 +12,15 @@ import java.util.Optional;
  *
  * @param maxAllowedPacket largest packet accepted from a client, in bytes
  * @param workerThreads    Netty worker threads; 0 lets Netty choose
+ * @param executor         how statements reach the backends: {@code relay} (native connections, the backend's own
+ *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                           int workerThreads) {
+                           int workerThreads, String executor) {
+
+    public static final String RELAY = "relay";
+    public static final String JDBC = "jdbc";
+    public static final List<String> EXECUTORS = List.of(RELAY, JDBC);
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 3307;
@@ -31,6 +37,14 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         if (!AUTH_PLUGINS.contains(authPlugin)) {
             throw new IllegalArgumentException("authPlugin must be one of " + AUTH_PLUGINS + ", got " + authPlugin);
         }
+        if (!EXECUTORS.contains(executor)) {
+            throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
+        }
+    }
+
+    public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
+                        int workerThreads) {
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY);
     }
 
     public static ServerConfig defaults(List<UserConfig> users) {
@@ -39,7 +53,15 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor);
+    }
+
+    public ServerConfig withExecutor(String executor) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor);
+    }
+
+    public boolean jdbcExecutor() {
+        return JDBC.equals(executor);
     }
 
     /** The user with exactly this name; MySQL user names are case-sensitive. */

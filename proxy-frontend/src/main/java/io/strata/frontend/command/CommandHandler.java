@@ -3,11 +3,7 @@ package io.strata.frontend.command;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.strata.backend.connection.BackendConnection;
-import io.strata.backend.connection.BackendPool;
-import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
-import io.strata.backend.relay.ResponseSummary;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
@@ -51,9 +47,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private final Session session;
     private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    private StatementRunner runner;
+    /** COM_FIELD_LIST and COM_STATISTICS have no JDBC form: they are relayed whatever the executor. */
+    private StatementRunner relayRunner;
     private boolean busy;
     private boolean draining;
-    private boolean closed;
+    private volatile boolean closed;
 
     public CommandHandler(FrontendContext context, Session session) {
         this.context = context;
@@ -63,6 +62,20 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        StatementRunner.Completion completion = new StatementRunner.Completion() {
+            @Override
+            public void done() {
+                CommandHandler.this.done();
+            }
+
+            @Override
+            public boolean closed() {
+                return closed;
+            }
+        };
+        this.relayRunner = new RelayRunner(context, ctx, session, completion);
+        this.runner = context.config().server().jdbcExecutor()
+                ? new JdbcRunner(context, ctx, session, completion) : relayRunner;
     }
 
     @Override
@@ -121,8 +134,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 closed = true;
                 ctx.close();
             }
-            case COM_FIELD_LIST -> relay(frame, next, ResponseKind.FIELD_LIST, null);
-            case COM_STATISTICS -> relay(frame, next, ResponseKind.SINGLE_PACKET, null);
+            case COM_FIELD_LIST -> route(frame, next, ResponseKind.FIELD_LIST, null, null);
+            case COM_STATISTICS -> route(frame, next, ResponseKind.SINGLE_PACKET, null, null);
             case COM_RESET_CONNECTION -> resetConnection(next);
             case COM_CHANGE_USER -> changeUser(payload, next);
             case COM_SET_OPTION -> setOption(payload, next);
@@ -156,112 +169,20 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 return;
             }
         }
-        relay(frame, next, ResponseKind.QUERY, info);
+        route(frame, next, ResponseKind.QUERY, sql, info);
     }
 
-    /** Routes the command with the rule chain and relays it to the chosen data source. */
-    private void relay(MySQLFrame frame, int next, ResponseKind kind, SqlStatementInfo info) {
+    /** Routes the command with the rule chain and hands it to the executor's runner. */
+    private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
         String database = currentDatabase();
         RouteResult route = context.ruleChain(database).route(new StatementContext(database, info,
                 session.inTransaction()));
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
         }
-        BackendPool pool = context.backends().pool(database, route.first().dataSource());
         ByteBuf payload = frame.payload().retainedDuplicate();
-        borrow(pool).thenCompose(connection -> StateSync.sync(connection, pool.config().schema(), session.charset(),
-                        session.multiStatements()))
-                .whenComplete((connection, error) -> ctx.executor().execute(() -> {
-                    if (error != null) {
-                        payload.release();
-                        borrowFailed(error, next);
-                    } else {
-                        start(connection, payload, kind, info, next);
-                    }
-                }));
-    }
-
-    private CompletableFuture<BackendConnection> borrow(BackendPool pool) {
-        BackendConnection pinned = session.pinned();
-        if (pinned != null && pinned.pool() == pool) {
-            return CompletableFuture.completedFuture(pinned);
-        }
-        if (pinned != null) {
-            if (session.needsPinnedConnection()) {
-                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
-                        + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
-            }
-            giveBack(session.unpin());
-        }
-        return pool.acquire(session.flavor());
-    }
-
-    private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
-                       int next) {
-        if (closed || !ctx.channel().isActive()) {
-            payload.release();
-            giveBack(connection);
-            return;
-        }
-        session.pin(connection);
-        session.inFlight(connection);
-        connection.execute(payload, kind, new RelayListener(ctx.channel(),
-                (summary, lastSeq) -> finish(connection, summary, info),
-                error -> broken(connection, error, next)));
-    }
-
-    /** After the backend's last packet: follow the session state it reported, then keep or return the connection. */
-    private void finish(BackendConnection connection, ResponseSummary summary, SqlStatementInfo info) {
-        session.inFlight(null);
-        if (summary.statusFlags() >= 0) {
-            session.statusFlags(summary.statusFlags());
-        }
-        if (!summary.failed() && summary.lastInsertId() != 0) {
-            session.lastInsertId(summary.lastInsertId());
-        }
-        if (info != null) {
-            if (info.pinsSession()) {
-                session.holdsServerState(true);
-                connection.markDirty();
-            }
-            if (info.charset() != null && !summary.failed()) {
-                session.charset(info.charset());
-                connection.charset(info.charset());
-            }
-        }
-        session.keepForWarnings(summary.warnings() > 0);
-        if (closed) {
-            giveBack(connection);
-            return;
-        }
-        if (!session.needsPinnedConnection()) {
-            session.unpin();
-            connection.pool().release(connection);
-        }
-        done();
-    }
-
-    /** The backend connection broke mid-command: the client gets an error and keeps its session. */
-    private void broken(BackendConnection connection, Throwable error, int next) {
-        session.inFlight(null);
-        session.unpin();
-        connection.pool().discard(connection);
-        // Whatever lived on that connection (a transaction, variables) is gone with it.
-        session.lostServerState();
-        if (closed) {
-            return;
-        }
-        int lastSeq = error instanceof RelayListener.RelayFailure f ? f.lastSequenceId : -1;
-        Responses.err(ctx.channel(), lastSeq < 0 ? next : (lastSeq + 1) & 0xFF, MySQLException.toErrPacket(error));
-        done();
-    }
-
-    private void borrowFailed(Throwable error, int next) {
-        LOG.debug("session {}: no backend connection: {}", session.connectionId(), error.getMessage());
-        if (!closed) {
-            Responses.err(ctx.channel(), next, MySQLException.toErrPacket(error));
-            done();
-        }
+        (kind == ResponseKind.QUERY ? runner : relayRunner).run(new StatementRunner.Command(database,
+                route.first().dataSource(), payload, sql, kind, info, next));
     }
 
     private String currentDatabase() {
@@ -295,7 +216,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     private void resetConnection(int next) {
-        releaseSessionConnection().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
+        runner.releaseSession().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             session.resetState();
             ok(next);
         }));
@@ -314,7 +235,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         HandshakeResponse41 response = new HandshakeResponse41(session.capabilities(), 0, collation, user, auth,
                 database.isEmpty() ? null : database, null, Map.of(), session.mariaDbCapabilities());
         closed = true;
-        releaseSessionConnection().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
+        runner.releaseSession().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             context.sessions().remove(session);
             releaseQueue();
             ctx.pipeline().replace(this, "auth", ConnectionPhaseHandler.changeUser(context, session, response, next));
@@ -358,53 +279,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             ok(next);
             return;
         }
-        BackendConnection running = target.inFlight();
+        Session.Cancel running = target.running();
         if (running == null) {
             ok(next);
             return;
         }
-        BackendPool pool = running.pool();
-        pool.acquire(running.flavor())
-                .thenCompose(killer -> StateSync.run(killer, StateSync.command(killer.channel().alloc(),
-                        CommandType.COM_QUERY, "KILL QUERY " + running.connectionId())))
-                .whenComplete((killer, error) -> ctx.executor().execute(() -> {
-                    if (killer != null) {
-                        pool.release(killer);
-                    }
-                    if (error != null) {
-                        borrowFailed(error, next);
-                    } else {
-                        ok(next);
-                    }
-                }));
-    }
-
-    /** Gives the session's backend connection back, reset first when it carries state. */
-    private CompletableFuture<Void> releaseSessionConnection() {
-        BackendConnection pinned = session.unpin();
-        if (pinned == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return giveBack(pinned);
-    }
-
-    private CompletableFuture<Void> giveBack(BackendConnection connection) {
-        if (connection.busy()) {
-            connection.pool().discard(connection);
-            return CompletableFuture.completedFuture(null);
-        }
-        if (!connection.dirty() && !session.inTransaction() && session.autocommit()) {
-            connection.pool().release(connection);
-            return CompletableFuture.completedFuture(null);
-        }
-        return StateSync.reset(connection).handle((c, error) -> {
+        running.cancel().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             if (error != null) {
-                connection.pool().discard(connection);
+                fail(next - 1, error);
             } else {
-                connection.pool().release(connection);
+                ok(next);
             }
-            return null;
-        });
+        }));
     }
 
     private void fail(int lastSequenceId, Throwable error) {
@@ -415,10 +301,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        BackendConnection running = session.inFlight();
-        if (running != null && ctx.channel().isWritable()) {
-            running.resume();
-        }
+        runner.writabilityChanged();
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -427,12 +310,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         closed = true;
         releaseQueue();
         context.sessions().remove(session);
-        BackendConnection running = session.inFlight();
-        if (running != null) {
-            session.unpin();
-            running.pool().discard(running);
-        } else {
-            releaseSessionConnection();
+        runner.clientClosed();
+        if (relayRunner != runner) {
+            relayRunner.clientClosed();
         }
         ctx.fireChannelInactive();
     }

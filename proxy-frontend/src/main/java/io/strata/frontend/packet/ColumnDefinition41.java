@@ -8,7 +8,13 @@ import io.strata.protocol.MySQLBuf;
  * Protocol::ColumnDefinition41</a>, for result sets Strata answers itself.
  */
 public record ColumnDefinition41(String schema, String table, String orgTable, String name, String orgName,
-                                 int characterSet, long columnLength, int type, int flags, int decimals) {
+                                 int characterSet, long columnLength, int type, int flags, int decimals,
+                                 String extendedType, String extendedFormat) {
+
+    public ColumnDefinition41(String schema, String table, String orgTable, String name, String orgName,
+                              int characterSet, long columnLength, int type, int flags, int decimals) {
+        this(schema, table, orgTable, name, orgName, characterSet, columnLength, type, flags, decimals, null, null);
+    }
 
     public static final int TYPE_LONGLONG = 0x08;
     public static final int TYPE_VAR_STRING = 0xFD;
@@ -30,6 +36,25 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
      * @param extendedTypeInfo the client negotiated MariaDB's extended type info: an (empty) extended metadata
      *                         field follows org_name
      */
+    /** MariaDB's extended metadata: a lenenc block of (key, lenenc value) pairs; key 0 the type, 1 the format. */
+    private void writeExtendedMetadata(ByteBuf out) {
+        ByteBuf block = out.alloc().buffer(32);
+        try {
+            if (extendedType != null) {
+                MySQLBuf.writeInt1(block, 0);
+                MySQLBuf.writeStringLenenc(block, extendedType);
+            }
+            if (extendedFormat != null) {
+                MySQLBuf.writeInt1(block, 1);
+                MySQLBuf.writeStringLenenc(block, extendedFormat);
+            }
+            MySQLBuf.writeIntLenenc(out, block.readableBytes());
+            out.writeBytes(block);
+        } finally {
+            block.release();
+        }
+    }
+
     public void encode(ByteBuf out, boolean extendedTypeInfo) {
         MySQLBuf.writeStringLenenc(out, "def");
         MySQLBuf.writeStringLenenc(out, schema);
@@ -38,7 +63,7 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
         MySQLBuf.writeStringLenenc(out, name);
         MySQLBuf.writeStringLenenc(out, orgName);
         if (extendedTypeInfo) {
-            MySQLBuf.writeIntLenenc(out, 0);
+            writeExtendedMetadata(out);
         }
         MySQLBuf.writeIntLenenc(out, 0x0C);
         MySQLBuf.writeInt2(out, characterSet);

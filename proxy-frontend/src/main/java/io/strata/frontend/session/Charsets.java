@@ -6,6 +6,42 @@ public final class Charsets {
     private Charsets() {
     }
 
+    /** The Java charset that encodes a MySQL character set (MySQL's latin1 is Windows-1252). */
+    public static java.nio.charset.Charset java(String mysqlCharset) {
+        return switch (mysqlCharset.toLowerCase(java.util.Locale.ROOT)) {
+            case "latin1" -> java.nio.charset.Charset.forName("windows-1252");
+            case "latin2" -> java.nio.charset.Charset.forName("ISO-8859-2");
+            case "ascii" -> java.nio.charset.StandardCharsets.US_ASCII;
+            case "binary" -> java.nio.charset.StandardCharsets.ISO_8859_1;
+            case "gbk" -> java.nio.charset.Charset.forName("GBK");
+            case "big5" -> java.nio.charset.Charset.forName("Big5");
+            default -> java.nio.charset.StandardCharsets.UTF_8;
+        };
+    }
+
+    /** The default collation id of a MySQL character set, as column definitions carry it. */
+    public static int defaultCollation(String mysqlCharset) {
+        return switch (mysqlCharset.toLowerCase(java.util.Locale.ROOT)) {
+            case "latin1" -> 8;
+            case "latin2" -> 9;
+            case "ascii" -> 11;
+            case "binary" -> 63;
+            case "gbk" -> 28;
+            case "big5" -> 1;
+            case "utf8mb3", "utf8" -> 33;
+            default -> 45;
+        };
+    }
+
+    public static int maxBytesPerChar(String mysqlCharset) {
+        return switch (mysqlCharset.toLowerCase(java.util.Locale.ROOT)) {
+            case "latin1", "latin2", "ascii", "binary" -> 1;
+            case "gbk", "big5" -> 2;
+            case "utf8mb3", "utf8" -> 3;
+            default -> 4;
+        };
+    }
+
     public static String ofCollation(int id) {
         return switch (id) {
             case 1, 84 -> "big5";

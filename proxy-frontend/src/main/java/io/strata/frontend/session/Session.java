@@ -1,19 +1,27 @@
 package io.strata.frontend.session;
 
 import io.netty.channel.Channel;
-import io.strata.backend.connection.BackendConnection;
+import io.strata.rule.sql.SqlStatementInfo;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ServerStatus;
 
 /**
  * One client connection's state: who it is, its logical database, what it negotiated, the server status it last saw,
- * and the backend connection it holds while server-side state (a transaction, a user variable, a lock...) ties it to
- * one. Confined to the client channel's event loop, except {@link #inFlight()} which KILL reads from elsewhere.
+ * and whether server-side state (a transaction, a user variable, a lock...) ties it to one backend connection.
+ * Confined to the client channel's event loop (or the one thread running its statement), except {@link #running()}
+ * which KILL QUERY reads from other sessions.
  */
 public final class Session {
+
+    /** Stops a running statement (KILL QUERY). */
+    @FunctionalInterface
+    public interface Cancel {
+        CompletableFuture<Void> cancel();
+    }
 
     private final long connectionId;
     private final Channel channel;
@@ -27,8 +35,7 @@ public final class Session {
     private boolean multiStatements;
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
-    private BackendConnection pinned;
-    private volatile BackendConnection inFlight;
+    private volatile Cancel running;
     private boolean holdsServerState;
     private boolean keepForWarnings;
 
@@ -153,26 +160,31 @@ public final class Session {
         this.lastInsertId = id;
     }
 
-    public BackendConnection pinned() {
-        return pinned;
+    /** How to stop the statement this session is running (KILL QUERY), or null when it runs none. */
+    public Cancel running() {
+        return running;
     }
 
-    public void pin(BackendConnection connection) {
-        this.pinned = connection;
+    public void running(Cancel cancel) {
+        this.running = cancel;
     }
 
-    public BackendConnection unpin() {
-        BackendConnection connection = pinned;
-        pinned = null;
-        return connection;
-    }
-
-    public BackendConnection inFlight() {
-        return inFlight;
-    }
-
-    public void inFlight(BackendConnection connection) {
-        this.inFlight = connection;
+    /** Follows what a statement left: server status, last insert id, warnings, and state it put on the server. */
+    public void afterStatement(int statusFlags, long lastInsertId, int warnings, SqlStatementInfo info,
+                               boolean failed) {
+        if (statusFlags >= 0) {
+            statusFlags(statusFlags);
+        }
+        if (lastInsertId != 0) {
+            this.lastInsertId = lastInsertId;
+        }
+        if (info != null && info.pinsSession()) {
+            holdsServerState = true;
+        }
+        if (info != null && info.charset() != null && !failed) {
+            charset = info.charset();
+        }
+        keepForWarnings = warnings > 0;
     }
 
     public void holdsServerState(boolean holds) {

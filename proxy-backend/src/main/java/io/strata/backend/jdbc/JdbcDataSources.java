@@ -1,0 +1,88 @@
+package io.strata.backend.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.strata.config.ConfigException;
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.StrataConfig;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * HikariCP pools for the data sources of each logical database, configured with the data source's settings under
+ * HikariCP's own names. A server counts affected rows in one of two ways, fixed per connection by the client flag
+ * CLIENT_FOUND_ROWS, so each data source has a pool for each way, made at first use. Pools connect lazily: a backend
+ * that is down at start costs nothing until it is used.
+ */
+public final class JdbcDataSources implements AutoCloseable {
+
+    private final Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+    private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+
+    public JdbcDataSources(StrataConfig config) {
+        for (DatabaseConfig database : config.databases().values()) {
+            for (DataSourceConfig dataSource : database.dataSources().values()) {
+                hikari(database.databaseName(), dataSource, true); // fails fast on settings HikariCP rejects
+                dataSources.put(key(database.databaseName(), dataSource.name()), dataSource);
+            }
+        }
+    }
+
+    static HikariConfig hikari(String database, DataSourceConfig dataSource, boolean foundRows) {
+        Properties props = new Properties();
+        dataSource.poolProps().forEach((key, value) -> props.setProperty(key, String.valueOf(value)));
+        HikariConfig config;
+        try {
+            config = new HikariConfig(props);
+        } catch (RuntimeException e) {
+            throw new ConfigException("config-" + database + ".yaml", "dataSources." + dataSource.name(),
+                    "HikariCP settings (" + e.getMessage() + ")", dataSource.poolProps().keySet());
+        }
+        config.setPoolName(database + "/" + dataSource.name() + (foundRows ? "" : "/affected-rows"));
+        config.setJdbcUrl(mariadbUrl(dataSource) + "&useAffectedRows=" + !foundRows);
+        config.setUsername(dataSource.username());
+        config.setPassword(dataSource.password());
+        config.setMaximumPoolSize(dataSource.maximumPoolSize());
+        config.setMinimumIdle(dataSource.minimumIdle());
+        config.setConnectionTimeout(dataSource.connectionTimeoutMillis());
+        config.setIdleTimeout(dataSource.idleTimeoutMillis());
+        config.setMaxLifetime(dataSource.maxLifetimeMillis());
+        config.setInitializationFailTimeout(-1);
+        return config;
+    }
+
+    /**
+     * MariaDB Connector/J is the backend driver, whatever scheme the URL names. Multi-statements are allowed (the
+     * client's own option decides), and COM_RESET_CONNECTION cleans connections that sessions leave with state.
+     */
+    static String mariadbUrl(DataSourceConfig dataSource) {
+        String schema = dataSource.schema().isEmpty() ? "" : dataSource.schema();
+        return "jdbc:mariadb://" + (dataSource.host().contains(":") ? "[" + dataSource.host() + "]"
+                : dataSource.host()) + ":" + dataSource.port() + "/" + schema
+                + "?allowMultiQueries=true&useResetConnection=true";
+    }
+
+    /** @param foundRows whether UPDATE counts matched rows (CLIENT_FOUND_ROWS) rather than changed ones */
+    public HikariDataSource get(String database, String dataSource, boolean foundRows) {
+        String key = key(database, dataSource);
+        DataSourceConfig config = dataSources.get(key);
+        if (config == null) {
+            throw new IllegalArgumentException("no data source '" + dataSource + "' in database '" + database + "'");
+        }
+        return pools.computeIfAbsent(key + "/" + foundRows,
+                k -> new HikariDataSource(hikari(database, config, foundRows)));
+    }
+
+    @Override
+    public void close() {
+        pools.values().forEach(HikariDataSource::close);
+    }
+
+    private static String key(String database, String dataSource) {
+        return database + "/" + dataSource;
+    }
+}

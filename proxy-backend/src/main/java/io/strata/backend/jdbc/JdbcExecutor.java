@@ -1,0 +1,130 @@
+package io.strata.backend.jdbc;
+
+import io.strata.protocol.ColumnType;
+import io.strata.protocol.ServerStatus;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Runs one COM_QUERY text over JDBC and streams every result it produces into a {@link ResultSink}: result sets
+ * row by row (the driver streams them too, by fetch size), update counts with last insert id, the server's own
+ * status flags and warning count, and backend errors with their own code, SQLSTATE and message.
+ *
+ * <p>Blocking: call it on a virtual thread, never on an event loop.
+ */
+public final class JdbcExecutor {
+
+    private static final int FETCH_SIZE = 256;
+
+    private JdbcExecutor() {
+    }
+
+    /**
+     * Runs the statement; returns false when it ended in an error of the statement (already given to the sink).
+     *
+     * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
+     */
+    public static boolean execute(Connection connection, Statement statement, String sql, ResultSink sink,
+                                  int textCollationId, int maxBytesPerChar) throws SQLException, InterruptedException {
+        try {
+            statement.setFetchSize(FETCH_SIZE);
+            boolean isResultSet = statement.execute(sql, Statement.RETURN_GENERATED_KEYS);
+            while (true) {
+                if (isResultSet) {
+                    try (ResultSet rs = statement.getResultSet()) {
+                        stream(rs, sink, textCollationId, maxBytesPerChar);
+                    }
+                } else {
+                    sink.update(statement.getLargeUpdateCount(), lastInsertId(statement), statusFlags(connection),
+                            warnings(connection));
+                }
+                isResultSet = statement.getMoreResults(Statement.CLOSE_CURRENT_RESULT);
+                if (!isResultSet && statement.getLargeUpdateCount() == -1) {
+                    sink.finish();
+                    return true;
+                }
+            }
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw e;
+            }
+            sink.error(e.getErrorCode(), e.getSQLState() == null ? "HY000" : e.getSQLState(), message(e));
+            return false;
+        }
+    }
+
+    private static void stream(ResultSet rs, ResultSink sink, int textCollationId, int maxBytesPerChar)
+            throws SQLException, InterruptedException {
+        List<ColumnMetadata> columns = JdbcColumns.describe(rs.getMetaData(), textCollationId, maxBytesPerChar);
+        sink.columns(columns);
+        Object[] cells = new Object[columns.size()];
+        while (rs.next()) {
+            for (int i = 0; i < cells.length; i++) {
+                ColumnMetadata column = columns.get(i);
+                cells[i] = column.binaryValue() ? rs.getBytes(i + 1) : text(rs.getString(i + 1), column);
+            }
+            sink.row(cells);
+        }
+        Connection connection = rs.getStatement().getConnection();
+        sink.endOfRows(statusFlags(connection), warnings(connection));
+    }
+
+    /**
+     * The server writes fractional seconds with exactly the column's decimals; the driver pads them to six.
+     */
+    static String text(String value, ColumnMetadata column) {
+        if (value == null) {
+            return null;
+        }
+        int type = column.type();
+        if (type != ColumnType.DATETIME && type != ColumnType.TIMESTAMP && type != ColumnType.TIME) {
+            return value;
+        }
+        int dot = value.lastIndexOf('.');
+        if (dot < 0) {
+            return value;
+        }
+        int decimals = Math.min(column.decimals(), 6);
+        return decimals == 0 ? value.substring(0, dot) : value.substring(0, Math.min(value.length(),
+                dot + 1 + decimals));
+    }
+
+    private static long lastInsertId(Statement statement) throws SQLException {
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            long id = 0;
+            while (keys.next()) {
+                id = keys.getLong(1);
+            }
+            return id;
+        }
+    }
+
+    /**
+     * The server status flags MariaDB Connector/J last saw, without MORE_RESULTS_EXISTS: the driver may have read
+     * ahead, so the sink sets that flag itself once it knows whether another result follows.
+     */
+    public static int statusFlags(Connection connection) throws SQLException {
+        return connection.unwrap(org.mariadb.jdbc.Connection.class).getContext().getServerStatus()
+                & ~ServerStatus.MORE_RESULTS_EXISTS;
+    }
+
+    static int warnings(Connection connection) throws SQLException {
+        return connection.unwrap(org.mariadb.jdbc.Connection.class).getContext().getWarning();
+    }
+
+    /** MariaDB Connector/J prefixes messages with "(conn=N) "; the client should see the server's own words. */
+    static String message(SQLException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (message.startsWith("(conn=")) {
+            int end = message.indexOf(") ");
+            if (end > 0) {
+                message = message.substring(end + 2);
+            }
+        }
+        return message;
+    }
+}

@@ -1,0 +1,29 @@
+package io.strata.backend.jdbc;
+
+import java.util.List;
+
+/**
+ * Receives what a statement run over JDBC produced, result by result, on the thread that runs it (a virtual
+ * thread: blocking for back-pressure is fine). Cell values are raw bytes, or Strings to be encoded in the client's
+ * character set; null is SQL NULL. Status flags never carry MORE_RESULTS_EXISTS: whether another result follows is
+ * known when the next result, {@link #finish()} or {@link #error} arrives.
+ */
+public interface ResultSink {
+
+    void columns(List<ColumnMetadata> columns);
+
+    /** One row; may block until the client can take more. */
+    void row(Object[] cells) throws InterruptedException;
+
+    /** The end of a result set's rows. */
+    void endOfRows(int statusFlags, int warnings);
+
+    /** A statement without a result set. */
+    void update(long affectedRows, long lastInsertId, int statusFlags, int warnings);
+
+    /** The statement produced all its results. */
+    void finish();
+
+    /** An error; nothing follows it. */
+    void error(int errorCode, String sqlState, String message);
+}

@@ -1,0 +1,192 @@
+package io.strata.frontend.command;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.strata.backend.jdbc.ColumnMetadata;
+import io.strata.backend.jdbc.ResultSink;
+import io.strata.frontend.packet.ColumnDefinition41;
+import io.strata.protocol.EofPacket;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.MySQLBuf;
+import io.strata.protocol.MySQLFrame;
+import io.strata.protocol.OkPacket;
+import io.strata.protocol.PacketEncoder;
+import io.strata.protocol.ServerStatus;
+
+import java.nio.charset.Charset;
+import java.util.List;
+
+/**
+ * Turns what the JDBC executor produces into text-protocol packets for one client: column definitions, rows encoded
+ * in the client's character set, and terminators. A result's terminator is held back until the next result (or the
+ * end) says whether SERVER_MORE_RESULTS_EXISTS belongs in it. Rows wait while the client channel is not writable.
+ *
+ * <p>Called on the virtual thread running the statement, except {@link #writabilityChanged()}.
+ */
+final class JdbcResultWriter implements ResultSink {
+
+    private static final int FLUSH_EVERY_ROWS = 64;
+    private static final long WRITABILITY_POLL_MILLIS = 50;
+
+    private final Channel channel;
+    private final boolean deprecateEof;
+    private final boolean extendedTypeInfo;
+    private final Charset charset;
+    private int sequenceId;
+    private int rowsSinceFlush;
+    private Runnable pendingTerminator;
+    private int pendingStatus;
+    private int lastStatus = -1;
+    private int lastWarnings;
+    private long lastInsertId;
+    private boolean failed;
+
+    JdbcResultWriter(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
+                     Charset charset) {
+        this.channel = channel;
+        this.sequenceId = sequenceId;
+        this.deprecateEof = deprecateEof;
+        this.extendedTypeInfo = extendedTypeInfo;
+        this.charset = charset;
+    }
+
+    @Override
+    public void columns(List<ColumnMetadata> columns) {
+        writePending(true);
+        ByteBuf count = channel.alloc().buffer(9);
+        MySQLBuf.writeIntLenenc(count, columns.size());
+        write(count);
+        for (ColumnMetadata c : columns) {
+            ByteBuf out = channel.alloc().buffer(64);
+            new ColumnDefinition41(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collationId(),
+                    c.length(), c.type(), c.flags(), c.decimals(), c.extendedType(), c.extendedFormat())
+                    .encode(out, extendedTypeInfo);
+            write(out);
+        }
+        if (!deprecateEof) {
+            ByteBuf out = channel.alloc().buffer(5);
+            new EofPacket(0, lastStatus < 0 ? ServerStatus.AUTOCOMMIT : lastStatus).encode(out);
+            write(out);
+        }
+    }
+
+    @Override
+    public void row(Object[] cells) throws InterruptedException {
+        awaitWritable();
+        ByteBuf out = channel.alloc().buffer(128);
+        for (Object cell : cells) {
+            if (cell == null) {
+                out.writeByte(0xFB);
+            } else if (cell instanceof byte[] bytes) {
+                MySQLBuf.writeBytesLenenc(out, bytes);
+            } else {
+                MySQLBuf.writeBytesLenenc(out, cell.toString().getBytes(charset));
+            }
+        }
+        write(out);
+        if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
+            channel.flush();
+            rowsSinceFlush = 0;
+        }
+    }
+
+    @Override
+    public void endOfRows(int statusFlags, int warnings) {
+        remember(statusFlags, warnings);
+        pendingStatus = statusFlags;
+        pendingTerminator = () -> {
+            ByteBuf out = channel.alloc().buffer(16);
+            if (deprecateEof) {
+                new OkPacket(OkPacket.EOF_HEADER, 0, 0, pendingStatus, warnings, "").encode(out);
+            } else {
+                new EofPacket(warnings, pendingStatus).encode(out);
+            }
+            write(out);
+        };
+    }
+
+    @Override
+    public void update(long affectedRows, long lastInsertId, int statusFlags, int warnings) {
+        writePending(true);
+        remember(statusFlags, warnings);
+        if (lastInsertId != 0) {
+            this.lastInsertId = lastInsertId;
+        }
+        pendingStatus = statusFlags;
+        pendingTerminator = () -> {
+            ByteBuf out = channel.alloc().buffer(32);
+            new OkPacket(affectedRows, lastInsertId, pendingStatus, warnings).encode(out);
+            write(out);
+        };
+    }
+
+    @Override
+    public void finish() {
+        writePending(false);
+    }
+
+    @Override
+    public void error(int errorCode, String sqlState, String message) {
+        writePending(true);
+        failed = true;
+        ByteBuf out = channel.alloc().buffer(16 + message.length() * 3);
+        new ErrPacket(errorCode, sqlState, message).encode(out);
+        write(out);
+    }
+
+    /** Sends what was written; the runner calls it once the session has its backend connection sorted out. */
+    void flush() {
+        channel.flush();
+    }
+
+    synchronized void writabilityChanged() {
+        notifyAll();
+    }
+
+    int statusFlags() {
+        return lastStatus;
+    }
+
+    int warnings() {
+        return lastWarnings;
+    }
+
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    private void remember(int statusFlags, int warnings) {
+        lastStatus = statusFlags;
+        lastWarnings = warnings;
+    }
+
+    private void writePending(boolean more) {
+        if (pendingTerminator != null) {
+            if (more) {
+                pendingStatus |= ServerStatus.MORE_RESULTS_EXISTS;
+            }
+            pendingTerminator.run();
+            pendingTerminator = null;
+        }
+    }
+
+    private void write(ByteBuf payload) {
+        int packets = PacketEncoder.packetCount(payload.readableBytes()); // rows of 16 MiB and more are split
+        channel.write(new MySQLFrame(sequenceId, payload), channel.voidPromise());
+        sequenceId = (sequenceId + packets) & 0xFF;
+    }
+
+    private synchronized void awaitWritable() throws InterruptedException {
+        while (!channel.isWritable()) {
+            if (!channel.isActive()) {
+                throw new InterruptedException("client went away");
+            }
+            channel.flush();
+            wait(WRITABILITY_POLL_MILLIS);
+        }
+    }
+}

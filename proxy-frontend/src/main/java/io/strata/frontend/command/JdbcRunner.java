@@ -1,0 +1,208 @@
+package io.strata.frontend.command;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.netty.channel.ChannelHandlerContext;
+import io.strata.backend.jdbc.BinarySafeSql;
+import io.strata.backend.jdbc.JdbcExecutor;
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.session.Charsets;
+import io.strata.frontend.session.Session;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.ErrorCode;
+import io.strata.protocol.OkPacket;
+import io.strata.protocol.ServerStatus;
+import io.strata.frontend.packet.Responses;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.Charset;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The JDBC executor's side of a client connection: each statement runs on a virtual thread over a HikariCP
+ * connection (MariaDB Connector/J), whose results are decoded and encoded again for the client. The session keeps
+ * its JDBC connection while server-side state ties it there; it is reset (COM_RESET_CONNECTION) before another
+ * session gets it. The JDBC side always speaks utf8mb4: Strata itself converts to and from the client's character
+ * set, so SET NAMES is answered here.
+ */
+final class JdbcRunner implements StatementRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcRunner.class);
+    private static final ThreadFactory VIRTUAL = Thread.ofVirtual().name("strata-jdbc-", 0).factory();
+
+    private final FrontendContext context;
+    private final ChannelHandlerContext ctx;
+    private final Session session;
+    private final Completion completion;
+    private Connection pinned;
+    private boolean pinnedDirty;
+    private volatile JdbcResultWriter writer;
+    private volatile boolean running;
+
+    JdbcRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
+        this.context = context;
+        this.ctx = ctx;
+        this.session = session;
+        this.completion = completion;
+    }
+
+    @Override
+    public void run(Command command) {
+        byte[] text = new byte[command.payload().readableBytes() - 1];
+        command.payload().getBytes(command.payload().readerIndex() + 1, text);
+        command.payload().release();
+        if (command.sql() == null) {
+            throw ErrorCode.UNSUPPORTED.exception("this command with executor: jdbc");
+        }
+        if (command.info().charset() != null && !command.info().multiStatement()) {
+            session.charset(command.info().charset());
+            Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
+            completion.done();
+            return;
+        }
+        boolean foundRows = Capabilities.has(session.capabilities(), Capabilities.CLIENT_FOUND_ROWS);
+        HikariDataSource pool = context.jdbc().get(command.database(), command.dataSource(), foundRows);
+        Charset charset = Charsets.java(session.charset());
+        JdbcResultWriter out = new JdbcResultWriter(ctx.channel(), command.next(), session.deprecateEof(),
+                session.extendedTypeInfo(), charset);
+        writer = out;
+        running = true;
+        Connection kept = pinned;
+        String sql = BinarySafeSql.decode(text, charset,
+                (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
+        VIRTUAL.newThread(() -> execute(pool, kept, command, sql, out)).start();
+    }
+
+    /** On the virtual thread: borrow, run, decide whether the session keeps the connection, then answer. */
+    private void execute(HikariDataSource pool, Connection kept, Command command, String sql, JdbcResultWriter out) {
+        Connection connection = kept;
+        try {
+            if (connection == null) {
+                connection = pool.getConnection();
+            }
+            try (Statement statement = connection.createStatement()) {
+                session.running(() -> cancel(statement));
+                JdbcExecutor.execute(connection, statement, sql, out,
+                        Charsets.defaultCollation(session.charset()), Charsets.maxBytesPerChar(session.charset()));
+            } finally {
+                session.running(null);
+            }
+            session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), command.info(),
+                    out.failed());
+            pinnedDirty |= command.info().pinsSession();
+            keepOrReturn(connection);
+        } catch (SQLException e) {
+            ErrPacket err = failure(command.dataSource(), connection, e);
+            out.error(err.errorCode(), err.sqlState(), err.message());
+            if (connection != null) {
+                discard(pool, connection);
+                session.lostServerState(); // a transaction or variables on that connection are gone with it
+            }
+        } catch (InterruptedException e) {
+            LOG.debug("session {}: client went away mid-result", session.connectionId());
+            discard(pool, connection);
+        }
+        running = false;
+        out.flush();
+        ctx.executor().execute(completion::done);
+    }
+
+    private void keepOrReturn(Connection connection) throws SQLException {
+        if (completion.closed()) {
+            pinned = null;
+            close(connection, pinnedDirty || session.needsPinnedConnection());
+        } else if (session.needsPinnedConnection()) {
+            pinned = connection;
+        } else {
+            pinned = null;
+            connection.close();
+        }
+    }
+
+    /** What the client hears when JDBC itself failed (not the statement): no connection, or a connection lost. */
+    private static ErrPacket failure(String dataSource, Connection connection, SQLException e) {
+        if (connection != null) {
+            return ErrorCode.BACKEND_LOST.packet(dataSource, e.getMessage());
+        }
+        if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
+            return ErrorCode.POOL_EXHAUSTED.packet(e.getMessage());
+        }
+        return ErrorCode.BACKEND_UNAVAILABLE.packet(dataSource, e.getCause() != null ? e.getCause().getMessage()
+                : e.getMessage());
+    }
+
+    /** A broken connection leaves HikariCP's pool for good. */
+    private void discard(HikariDataSource pool, Connection connection) {
+        pinned = null;
+        pinnedDirty = false;
+        if (connection != null) {
+            pool.evictConnection(connection);
+        }
+    }
+
+    /** Back to HikariCP, reset first when the session left state on it; a connection that fails that is closed. */
+    private void close(Connection connection, boolean reset) {
+        pinnedDirty = false;
+        try {
+            if (reset) {
+                connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
+            }
+        } catch (SQLException e) {
+            LOG.debug("cannot reset a JDBC connection; closing it", e);
+            try {
+                connection.unwrap(org.mariadb.jdbc.Connection.class).abort(Runnable::run);
+            } catch (SQLException ignored) {
+                // already broken
+            }
+        } finally {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                LOG.debug("closing a JDBC connection", e);
+            }
+        }
+    }
+
+    private CompletableFuture<Void> cancel(Statement statement) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                statement.cancel();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, task -> VIRTUAL.newThread(task).start());
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseSession() {
+        Connection connection = pinned;
+        if (connection == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        pinned = null;
+        boolean reset = pinnedDirty || session.inTransaction() || !session.autocommit();
+        return CompletableFuture.runAsync(() -> close(connection, reset), task -> VIRTUAL.newThread(task).start());
+    }
+
+    @Override
+    public void clientClosed() {
+        if (!running) {
+            releaseSession();
+        }
+        // A statement still running sees completion.closed() when it ends and gives its connection back then.
+    }
+
+    @Override
+    public void writabilityChanged() {
+        JdbcResultWriter current = writer;
+        if (current != null) {
+            current.writabilityChanged();
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.strata.frontend.command;
+
+import io.netty.buffer.ByteBuf;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.rule.sql.SqlStatementInfo;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The seam between the command phase and an executor: runs one routed command for one client connection, holds the
+ * backend connection the session keeps, and gives it back. One runner per client connection; its methods are called
+ * on the client's event loop.
+ */
+interface StatementRunner {
+
+    /**
+     * One routed command.
+     *
+     * @param payload the command packet's payload (retained for the runner, which releases it)
+     * @param sql     the statement text of a COM_QUERY, else null
+     * @param info    what the classifier found in {@code sql}, else null
+     * @param next    the sequence id of the first response packet
+     */
+    record Command(String database, String dataSource, ByteBuf payload, String sql, ResponseKind kind,
+                   SqlStatementInfo info, int next) {
+    }
+
+    /** What a runner reports back to the command handler, on the client's event loop. */
+    interface Completion {
+        /** The client has the whole answer; the next command may run. */
+        void done();
+
+        /** Whether the client has gone (nothing more is written). */
+        boolean closed();
+    }
+
+    void run(Command command);
+
+    /** Resets (when it holds state) and returns the backend connection the session keeps. */
+    CompletableFuture<Void> releaseSession();
+
+    /** The client went away: whatever is running or kept is cleaned up. */
+    void clientClosed();
+
+    /** The client channel's writability changed: a paused result may go on. */
+    void writabilityChanged();
+}
