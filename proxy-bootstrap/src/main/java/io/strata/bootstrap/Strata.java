@@ -12,6 +12,7 @@ import io.strata.config.StrataConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
+import io.strata.frontend.netty.Tls;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
@@ -125,7 +126,7 @@ public final class Strata implements AutoCloseable {
                 jdbc = resolved.server().jdbcExecutor() ? new JdbcDataSources(resolved) : null;
                 probeBackendVersion(backends);
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
-                        chains, backends, jdbc, new SessionRegistry());
+                        chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()));
                 FrontendServer server = FrontendServer.bind(context, boss, workers);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",

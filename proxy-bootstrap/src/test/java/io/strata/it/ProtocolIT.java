@@ -89,6 +89,33 @@ class ProtocolIT {
     }
 
     @Test
+    void setOptionTurnsMultiStatementsOffAndOn() throws IOException {
+        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
+            List<byte[]> off = client.command(0x1B, new byte[] {1, 0}, ResponseKind.STATUS);
+            assertEquals(0xFE, RawClient.payload(off.get(0))[0] & 0xFF, "EOF (as OK) answers COM_SET_OPTION");
+            ErrPacket refused = RawClient.error(client.query("SELECT 1; SELECT 2"));
+            assertNotNull(refused, "multi-statements are off");
+            assertEquals(1064, refused.errorCode());
+            client.command(0x1B, new byte[] {0, 0}, ResponseKind.STATUS);
+            assertTrue(client.query("SELECT 1; SELECT 2").size() > 6, "both results");
+        }
+    }
+
+    @Test
+    void processKillClosesAnotherSessionOfTheSameUser() throws IOException {
+        try (RawClient victim = proxied(RawClient.CAPABILITIES); RawClient killer = proxied(RawClient.CAPABILITIES)) {
+            long id = victim.greeting.connectionId();
+            byte[] argument = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24)};
+            List<byte[]> ok = killer.command(0x0C, argument, ResponseKind.STATUS);
+            assertEquals(0x00, RawClient.payload(ok.get(0))[0]);
+            assertTrue(victim.isClosedByServer());
+            ErrPacket unknown = RawClient.error(killer.command(0x0C, new byte[] {(byte) 0xEE, 0x7F, 0, 0},
+                    ResponseKind.STATUS));
+            assertEquals(1094, unknown.errorCode());
+        }
+    }
+
+    @Test
     void preparedStatementsAreRefusedClearlyUntilSupported() throws IOException {
         try (RawClient client = proxied(RawClient.CAPABILITIES)) {
             ErrPacket err = RawClient.error(client.command(0x16, "SELECT 1".getBytes(), ResponseKind.STATUS));

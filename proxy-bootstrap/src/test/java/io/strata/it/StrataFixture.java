@@ -36,6 +36,13 @@ final class StrataFixture implements AutoCloseable {
         return start(authPlugin, backend, poolProps, "strata");
     }
 
+    /** The default setup with server settings changed, e.g. {@code s -> s.withTls(TlsConfig.selfSigned())}. */
+    static StrataFixture start(java.util.function.UnaryOperator<ServerConfig> change, String authPlugin) {
+        StrataConfig config = config(authPlugin, Backend.server(), Map.of(), "strata");
+        return new StrataFixture(Strata.builder().config(new StrataConfig(change.apply(config.server()),
+                config.databases())).start());
+    }
+
     /** @param backendUser the MariaDB user Strata logs in as (it must exist with password = name) */
     static StrataFixture start(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
                                String backendUser) {

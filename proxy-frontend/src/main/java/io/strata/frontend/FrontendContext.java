@@ -1,5 +1,6 @@
 package io.strata.frontend;
 
+import io.netty.handler.ssl.SslContext;
 import io.strata.backend.Backends;
 import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.config.StrataConfig;
@@ -12,10 +13,11 @@ import java.util.Map;
 
 /**
  * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
- * HikariCP ones when the JDBC executor is on, else null) and live sessions.
+ * HikariCP ones when the JDBC executor is on, else null), live sessions, and the TLS context (null when off).
  */
 public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
-                              Backends backends, JdbcDataSources jdbc, SessionRegistry sessions) {
+                              Backends backends, JdbcDataSources jdbc, SessionRegistry sessions,
+                              SslContext sslContext) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */
@@ -44,8 +46,9 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
 
     /** The capabilities of the greeting: MariaDB clears CLIENT_MYSQL (bit 0) to say it has extended ones. */
     public int serverCapabilities() {
-        return backendIsMariaDb() ? Capabilities.SERVER_DEFAULT & ~Capabilities.CLIENT_LONG_PASSWORD
+        int capabilities = backendIsMariaDb() ? Capabilities.SERVER_DEFAULT & ~Capabilities.CLIENT_LONG_PASSWORD
                 : Capabilities.SERVER_DEFAULT;
+        return sslContext == null ? capabilities : capabilities | Capabilities.CLIENT_SSL;
     }
 
     public int serverMariaDbCapabilities() {

@@ -30,7 +30,7 @@ public final class ConfigLoader {
 
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
-            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor");
+            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -75,7 +75,34 @@ public final class ConfigLoader {
                 server.longInteger("maxAllowedPacket", ServerConfig.DEFAULT_MAX_ALLOWED_PACKET, 1024,
                         ServerConfig.DEFAULT_MAX_ALLOWED_PACKET),
                 server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE),
-                server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY));
+                server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY),
+                tls(server, file));
+    }
+
+    private static TlsConfig tls(YamlMap server, Path file) {
+        YamlMap tls = server.optionalMap("tls", "a mapping like { enabled: true, certificate: cert.pem, "
+                + "privateKey: key.pem }");
+        tls.allowOnly(List.of("enabled", "certificate", "privateKey"));
+        if (!tls.bool("enabled", false)) {
+            return TlsConfig.DISABLED;
+        }
+        String certificate = tls.string("certificate", null);
+        String privateKey = tls.string("privateKey", null);
+        if ((certificate == null) != (privateKey == null)) {
+            throw tls.error(certificate == null ? "certificate" : "privateKey",
+                    "both certificate and privateKey, or neither (a self-signed certificate)", null);
+        }
+        if (certificate == null) {
+            return TlsConfig.selfSigned();
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        for (String key : List.of("certificate", "privateKey")) {
+            Path path = dir.resolve(tls.string(key));
+            if (!java.nio.file.Files.isReadable(path)) {
+                throw tls.error(key, "a readable PEM file (relative to " + dir + ")", path.toString());
+            }
+        }
+        return new TlsConfig(true, dir.resolve(certificate).toString(), dir.resolve(privateKey).toString());
     }
 
     public static DatabaseConfig loadDatabase(Path file) {

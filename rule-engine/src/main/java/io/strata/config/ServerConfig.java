@@ -12,11 +12,12 @@ import java.util.Optional;
  *
  * @param maxAllowedPacket largest packet accepted from a client, in bytes
  * @param workerThreads    Netty worker threads; 0 lets Netty choose
+ * @param tls              TLS towards clients ({@link TlsConfig#DISABLED} when off)
  * @param executor         how statements reach the backends: {@code relay} (native connections, the backend's own
  *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                           int workerThreads, String executor) {
+                           int workerThreads, String executor, TlsConfig tls) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -37,6 +38,7 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         if (!AUTH_PLUGINS.contains(authPlugin)) {
             throw new IllegalArgumentException("authPlugin must be one of " + AUTH_PLUGINS + ", got " + authPlugin);
         }
+        tls = tls == null ? TlsConfig.DISABLED : tls;
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
@@ -44,7 +46,12 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads) {
-        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY);
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED);
+    }
+
+    public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
+                        int workerThreads, String executor) {
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, TlsConfig.DISABLED);
     }
 
     public static ServerConfig defaults(List<UserConfig> users) {
@@ -53,11 +60,15 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
     }
 
     public ServerConfig withExecutor(String executor) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+    }
+
+    public ServerConfig withTls(TlsConfig tls) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
     }
 
     public boolean jdbcExecutor() {

@@ -94,6 +94,17 @@ final class YamlMap {
         throw error(key, "one of " + String.join(", ", allowed), value);
     }
 
+    boolean bool(String key, boolean fallback) {
+        Object value = value(key);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        throw error(key, "true or false", value);
+    }
+
     int integer(String key, int fallback, int min, int max) {
         Object value = values.get(key);
         if (value == null) {

@@ -57,6 +57,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     private ScheduledFuture<?> timeout;
 
     private int changeUserSequenceId = -1;
+    private boolean tls;
 
     public ConnectionPhaseHandler(FrontendContext context, Session session) {
         this.context = context;
@@ -119,7 +120,8 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
 
     private void onHandshakeResponse(ChannelHandlerContext ctx, ByteBuf payload, int next) {
         if (HandshakeResponse41.isSslRequest(payload)) {
-            throw ErrorCode.HANDSHAKE.exception("TLS is not enabled on this Strata server");
+            startTls(ctx);
+            return;
         }
         response = HandshakeResponse41.decode(payload);
         capabilities = response.capabilities() & serverCapabilities;
@@ -133,6 +135,15 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             return;
         }
         verify(ctx, plugin(), response.authResponse(), next);
+    }
+
+    /** SSLRequest: TLS starts under the framing; the full handshake response follows encrypted. */
+    private void startTls(ChannelHandlerContext ctx) {
+        if (context.sslContext() == null || tls) {
+            throw ErrorCode.HANDSHAKE.exception("TLS is not enabled on this Strata server");
+        }
+        tls = true;
+        ctx.pipeline().addFirst("tls", context.sslContext().newHandler(ctx.alloc()));
     }
 
     private void switchPlugin(ChannelHandlerContext ctx, int next) {
@@ -170,8 +181,17 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             writeMoreData(ctx, next, context.authenticator().publicKeyPem().getBytes(StandardCharsets.US_ASCII));
             return;
         }
-        // A clear-text password is only acceptable over TLS, which this connection does not have.
-        throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+        if (!tls) {
+            // A clear-text password is only acceptable over TLS.
+            throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+        }
+        byte[] clear = MySQLBuf.readBytesEof(payload);
+        int end = clear.length > 0 && clear[clear.length - 1] == 0 ? clear.length - 1 : clear.length;
+        if (!context.authenticator().verifyClearText(response.username(),
+                new String(clear, 0, end, StandardCharsets.UTF_8))) {
+            throw ErrorCode.ACCESS_DENIED.exception(response.username(), session.remoteHost(), "YES");
+        }
+        authenticated(ctx, next);
     }
 
     private void onEncryptedPassword(ChannelHandlerContext ctx, byte[] encrypted, int next) {

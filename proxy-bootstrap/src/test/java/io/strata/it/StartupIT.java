@@ -1,0 +1,48 @@
+package io.strata.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad configuration stops the start (bin/start.sh's main class) with a message naming file, key and expectation. */
+class StartupIT {
+
+    @Test
+    void badYamlStopsTheStartWithAClearMessage(@TempDir Path conf) throws Exception {
+        Files.writeString(conf.resolve("server.yaml"), "server: { port: 3307 }\nusers:\n  - { name: root }\n");
+        Files.writeString(conf.resolve("config-shop.yaml"), """
+                databaseName: shop
+                dataSources:
+                  ds_0: { url: "jdbc:oracle:thin:@x", username: u }
+                """);
+        Result result = run(conf);
+        assertEquals(1, result.exitCode());
+        assertTrue(result.output().contains("config-shop.yaml: dataSources.ds_0.url: expected a JDBC URL like "
+                + "jdbc:mariadb://host:3306/schema"), result.output());
+    }
+
+    @Test
+    void aMissingServerFileIsNamed(@TempDir Path conf) throws Exception {
+        Result result = run(conf);
+        assertEquals(1, result.exitCode());
+        assertTrue(result.output().contains("server.yaml"), result.output());
+    }
+
+    private record Result(int exitCode, String output) {
+    }
+
+    private static Result run(Path conf) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.strata.bootstrap.Main", "-c", conf.toString(), "-p", "0")).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "Strata must stop by itself");
+        return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes()));
+    }
+}
