@@ -6,10 +6,12 @@ import io.strata.config.DatabaseConfig;
 import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MySQLContainer;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,19 +26,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Strata in front of a real MySQL 8 (Testcontainers), where a Docker engine exists: the backend handshake with
  * caching_sha2_password (full authentication through the RSA key exchange) and results relayed as MySQL sends them.
- * Without Docker, JUnit reports this class as disabled ("Docker is not available").
+ * Without Docker the class is skipped, saying so.
  */
-@Testcontainers(disabledWithoutDocker = true)
 class MySql8IT {
 
-    @Container
-    private static final MySQLContainer<?> MYSQL = new MySQLContainer<>("mysql:8.4")
-            .withDatabaseName("shop").withUsername("strata").withPassword("strata-pw");
+    private static MySQLContainer<?> mysql;
+
+    @BeforeAll
+    static void startMySql() {
+        boolean docker = DockerClientFactory.instance().isDockerAvailable();
+        if (!docker) {
+            System.out.println("MySql8IT: no Docker engine on this machine, so the MySQL 8 (Testcontainers) suite "
+                    + "is skipped; the MariaDB suites ran against real servers");
+        }
+        Assumptions.assumeTrue(docker, "no Docker engine: MySQL 8 suite skipped");
+        mysql = new MySQLContainer<>("mysql:8.4").withDatabaseName("shop").withUsername("strata")
+                .withPassword("strata-pw");
+        mysql.start();
+    }
+
+    @AfterAll
+    static void stopMySql() {
+        if (mysql != null) {
+            mysql.stop();
+        }
+    }
 
     @Test
     void queriesRunThroughStrataOnMySql8() throws Exception {
-        DataSourceConfig ds = DataSourceConfig.of("ds_0", "jdbc:mysql://" + MYSQL.getHost() + ":"
-                + MYSQL.getMappedPort(3306) + "/shop", "strata", "strata-pw", Map.of("maximumPoolSize", 4));
+        DataSourceConfig ds = DataSourceConfig.of("ds_0", "jdbc:mysql://" + mysql.getHost() + ":"
+                + mysql.getMappedPort(3306) + "/shop", "strata", "strata-pw", Map.of("maximumPoolSize", 4));
         StrataConfig config = new StrataConfig(new ServerConfig("127.0.0.1", 0,
                 List.of(new UserConfig("root", "root", List.of("*"))), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2,
                 StrataFixture.executor()), Map.of("shop", new DatabaseConfig("shop", Map.of("ds_0", ds), List.of())));
