@@ -12,6 +12,8 @@ public enum ErrorCode {
     NO_SUCH_THREAD(1094, "HY000", "Unknown thread id: %s"),
     KILL_DENIED(1095, "HY000", "You are not owner of thread %s"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    UNKNOWN_STMT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
+    UNSUPPORTED_PS(1295, "HY000", "This command is not supported in the prepared statement protocol yet"),
     BACKEND_UNAVAILABLE(2003, "HY000", "Can't connect to backend data source '%s': %s"),
     BACKEND_LOST(2013, "HY000", "Lost connection to backend data source '%s' during query: %s"),
     POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),

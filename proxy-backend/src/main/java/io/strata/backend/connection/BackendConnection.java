@@ -7,8 +7,12 @@ import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseParser;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
+import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLFrame;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One authenticated native connection to a backend server, carrying one command at a time. It knows the session state
@@ -18,6 +22,9 @@ import io.strata.protocol.MySQLFrame;
  * <p>Threads: commands may be started from any thread; packets are handled on the channel's event loop.
  */
 public final class BackendConnection {
+
+    /** Statements kept prepared per connection; 64 connections x 128 stay under MariaDB's default limit of 16382. */
+    static final int MAX_STATEMENTS = 128;
 
     private final Channel channel;
     private final String dataSource;
@@ -34,6 +41,7 @@ public final class BackendConnection {
     private volatile BackendPool pool;
     private ResponseParser parser;
     private ResponseListener listener;
+    private final Map<String, BackendStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
                       String serverVersion, String schema) {
@@ -73,6 +81,58 @@ public final class BackendConnection {
         this.listener = listener;
         channel.config().setAutoRead(true);
         channel.writeAndFlush(new MySQLFrame(0, payload));
+    }
+
+    /**
+     * Sends a command that has no response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). {@code payload} is released by
+     * this call.
+     */
+    public void send(ByteBuf payload) {
+        lastUsedNanos = System.nanoTime();
+        channel.writeAndFlush(new MySQLFrame(0, payload));
+    }
+
+    /** The statement prepared on this connection for exactly this SQL, or null. */
+    public BackendStatement statement(String sql) {
+        synchronized (statements) {
+            return statements.get(sql);
+        }
+    }
+
+    /**
+     * Remembers a statement prepared here. The cache is bounded: the least recently used statement is closed on the
+     * server (max_prepared_stmt_count is a server-wide limit shared by every connection).
+     */
+    public void statement(String sql, BackendStatement statement) {
+        BackendStatement evicted = null;
+        synchronized (statements) {
+            statements.put(sql, statement);
+            if (statements.size() > MAX_STATEMENTS) {
+                var eldest = statements.entrySet().iterator().next();
+                evicted = eldest.getValue();
+                statements.remove(eldest.getKey());
+            }
+        }
+        if (evicted != null) {
+            closeStatement(evicted);
+        }
+    }
+
+    /** Closes a statement on the server and forgets it. */
+    public void forgetStatement(String sql) {
+        BackendStatement statement;
+        synchronized (statements) {
+            statement = statements.remove(sql);
+        }
+        if (statement != null) {
+            closeStatement(statement);
+        }
+    }
+
+    private void closeStatement(BackendStatement statement) {
+        ByteBuf close = channel.alloc().buffer(5).writeByte(CommandType.COM_STMT_CLOSE.code())
+                .writeIntLE((int) statement.id());
+        send(close);
     }
 
     /** Called by the channel handler on the event loop with one physical packet. */
@@ -223,6 +283,9 @@ public final class BackendConnection {
         this.dirty = false;
         this.schema = null;
         this.charset = null;
+        synchronized (statements) {
+            statements.clear(); // COM_RESET_CONNECTION closes every prepared statement
+        }
     }
 
     @Override

@@ -35,7 +35,11 @@ public final class ResponseParser {
     public ResponseParser(ResponseKind kind, boolean deprecateEof) {
         this.kind = kind;
         this.deprecateEof = deprecateEof;
-        this.state = kind == ResponseKind.FIELD_LIST ? State.COLUMNS : State.FIRST;
+        this.state = switch (kind) {
+            case FIELD_LIST -> State.COLUMNS;
+            case FETCH -> State.ROWS;
+            default -> State.FIRST;
+        };
         this.columnsLeft = Long.MAX_VALUE;
     }
 
@@ -71,6 +75,9 @@ public final class ResponseParser {
             return done();
         }
         int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
+        if (header == OkPacket.HEADER && kind == ResponseKind.PREPARE) {
+            return prepareOk(payload);
+        }
         if (header == OkPacket.HEADER) {
             return ok(payload);
         }
@@ -89,7 +96,30 @@ public final class ResponseParser {
         return false;
     }
 
+    /**
+     * STMT_PREPARE_OK: status, statement id (4), columns (2), parameters (2), reserved, warnings (2). The parameter
+     * and column definitions follow, each block closed by an EOF for classic clients.
+     */
+    private boolean prepareOk(ByteBuf payload) {
+        int at = payload.readerIndex();
+        int columns = payload.getUnsignedShortLE(at + 5);
+        int params = payload.getUnsignedShortLE(at + 7);
+        warnings = payload.readableBytes() >= 12 ? payload.getUnsignedShortLE(at + 10) : 0;
+        columnsLeft = params + columns;
+        if (!deprecateEof) {
+            columnsLeft += (params > 0 ? 1 : 0) + (columns > 0 ? 1 : 0);
+        }
+        if (columnsLeft == 0) {
+            return done();
+        }
+        state = State.COLUMNS;
+        return false;
+    }
+
     private boolean column(ByteBuf payload) {
+        if (kind == ResponseKind.PREPARE) {
+            return --columnsLeft == 0 && done();
+        }
         if (kind == ResponseKind.FIELD_LIST) {
             int header = payload.getUnsignedByte(payload.readerIndex());
             if (header == ErrPacket.HEADER) {
@@ -106,7 +136,14 @@ public final class ResponseParser {
         return false;
     }
 
+    /** The EOF after column definitions; an execute that opened a cursor ends here (rows come by COM_STMT_FETCH). */
     private boolean columnsEof(ByteBuf payload) {
+        EofPacket eof = EofPacket.decode(payload.duplicate());
+        if (ServerStatus.has(eof.statusFlags(), ServerStatus.CURSOR_EXISTS)) {
+            statusFlags = eof.statusFlags();
+            warnings = eof.warnings();
+            return done();
+        }
         state = State.ROWS;
         return false;
     }

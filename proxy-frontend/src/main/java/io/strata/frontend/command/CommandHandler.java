@@ -7,8 +7,10 @@ import io.strata.backend.relay.ResponseKind;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
+import io.strata.frontend.packet.ComStmtExecute;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.frontend.packet.Responses;
+import io.strata.frontend.session.PreparedStatement;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
@@ -41,7 +43,6 @@ import java.util.concurrent.CompletableFuture;
 public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
-    private static final int ER_UNSUPPORTED_PS = 1295;
 
     private final FrontendContext context;
     private final Session session;
@@ -140,10 +141,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             case COM_CHANGE_USER -> changeUser(payload, next);
             case COM_SET_OPTION -> setOption(payload, next);
             case COM_PROCESS_KILL -> kill(payload.getUnsignedIntLE(payload.readerIndex() + 1), false, next);
-            case COM_STMT_PREPARE, COM_STMT_EXECUTE, COM_STMT_FETCH, COM_STMT_RESET -> throw new MySQLException(
-                    new ErrPacket(ER_UNSUPPORTED_PS, "HY000",
-                            "This command is not supported in the prepared statement protocol yet"));
-            case COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA -> done(); // these commands have no response
+            case COM_STMT_PREPARE -> prepare(frame, next);
+            case COM_STMT_EXECUTE -> statementCommand(frame, next, ResponseKind.QUERY, "mysqld_stmt_execute");
+            case COM_STMT_FETCH -> statementCommand(frame, next, ResponseKind.FETCH, "mysqld_stmt_fetch");
+            case COM_STMT_RESET -> statementCommand(frame, next, ResponseKind.STATUS, "mysqld_stmt_reset");
+            case COM_STMT_SEND_LONG_DATA -> statementCommand(frame, next, null, null);
+            case COM_STMT_CLOSE -> closeStatement(payload);
             default -> throw ErrorCode.UNKNOWN_COMMAND.exception(type == CommandType.UNKNOWN
                     ? "0x" + Integer.toHexString(payload.getUnsignedByte(payload.readerIndex())) : type.name());
         }
@@ -174,15 +177,55 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
     private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
+        StatementRunner.Command command = routed(frame, next, kind, sql, info);
+        (kind == ResponseKind.QUERY ? runner : relayRunner).run(command);
+    }
+
+    private StatementRunner.Command routed(MySQLFrame frame, int next, ResponseKind kind, String sql,
+                                           SqlStatementInfo info) {
         String database = currentDatabase();
         RouteResult route = context.ruleChain(database).route(new StatementContext(database, info,
                 session.inTransaction()));
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
         }
-        ByteBuf payload = frame.payload().retainedDuplicate();
-        (kind == ResponseKind.QUERY ? runner : relayRunner).run(new StatementRunner.Command(database,
-                route.first().dataSource(), payload, sql, kind, info, next));
+        return new StatementRunner.Command(database, route.first().dataSource(),
+                frame.payload().retainedDuplicate(), sql, kind, info, next);
+    }
+
+    /** COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute. */
+    private void prepare(MySQLFrame frame, int next) {
+        ByteBuf payload = frame.payload();
+        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8);
+        SqlStatementInfo info = SqlClassifier.classify(sql);
+        runner.prepare(routed(frame, next, ResponseKind.PREPARE, sql, info), session.nextStatementId());
+    }
+
+    /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */
+    private void statementCommand(MySQLFrame frame, int next, ResponseKind kind, String function) {
+        long id = ComStmtExecute.statementId(frame.payload());
+        PreparedStatement statement = session.statement(id);
+        if (statement == null) {
+            if (kind == null) {
+                done(); // MySQL too stays silent here; the execute reports the unknown statement
+                return;
+            }
+            throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(id == 0xFFFFFFFFL ? "-1" : id, function);
+        }
+        if (kind == ResponseKind.STATUS && !session.needsPinnedConnection()) {
+            session.cursor(statement, false); // nothing of this statement lives on a server: reset is a no-op
+            ok(next);
+            return;
+        }
+        runner.runStatement(routed(frame, next, kind, statement.sql(), statement.info()), statement);
+    }
+
+    private void closeStatement(ByteBuf payload) {
+        PreparedStatement statement = session.statement(ComStmtExecute.statementId(payload));
+        if (statement != null) {
+            runner.closeStatement(statement);
+        }
+        done(); // COM_STMT_CLOSE has no response
     }
 
     private String currentDatabase() {

@@ -179,6 +179,25 @@ final class JdbcRunner implements StatementRunner {
         }, task -> VIRTUAL.newThread(task).start());
     }
 
+    /** The binary protocol is the relay's for now: prepares are refused so drivers prepare on their side. */
+    @Override
+    public void prepare(Command command, int clientId) {
+        command.payload().release();
+        session.prepareFailed();
+        throw ErrorCode.UNSUPPORTED_PS.exception();
+    }
+
+    @Override
+    public void runStatement(Command command, io.strata.frontend.session.PreparedStatement statement) {
+        command.payload().release();
+        throw ErrorCode.UNSUPPORTED_PS.exception();
+    }
+
+    @Override
+    public void closeStatement(io.strata.frontend.session.PreparedStatement statement) {
+        session.closeStatement(statement);
+    }
+
     @Override
     public CompletableFuture<Void> releaseSession() {
         Connection connection = pinned;

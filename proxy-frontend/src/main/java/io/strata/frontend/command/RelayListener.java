@@ -5,8 +5,8 @@ import io.netty.channel.Channel;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
 
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Forwards a backend response to the client packet by packet, untouched (the backend connection shares the
@@ -16,12 +16,16 @@ import java.util.function.Consumer;
 final class RelayListener implements ResponseListener {
 
     private final Channel client;
-    private final BiConsumer<ResponseSummary, Integer> onComplete;
+    private final UnaryOperator<ByteBuf> tap;
+    private final Consumer<ResponseSummary> onComplete;
     private final Consumer<Throwable> onFailure;
     private int lastSequenceId = -1;
 
-    RelayListener(Channel client, BiConsumer<ResponseSummary, Integer> onComplete, Consumer<Throwable> onFailure) {
+    /** @param tap sees (and may patch) each packet before it goes to the client; null for none */
+    RelayListener(Channel client, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
+                  Consumer<Throwable> onFailure) {
         this.client = client;
+        this.tap = tap;
         this.onComplete = onComplete;
         this.onFailure = onFailure;
     }
@@ -29,7 +33,7 @@ final class RelayListener implements ResponseListener {
     @Override
     public void onPacket(ByteBuf packet) {
         lastSequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
-        client.write(packet, client.voidPromise());
+        client.write(tap == null ? packet : tap.apply(packet), client.voidPromise());
     }
 
     @Override
@@ -48,9 +52,8 @@ final class RelayListener implements ResponseListener {
      */
     @Override
     public void onComplete(ResponseSummary summary) {
-        int sequenceId = lastSequenceId;
         client.eventLoop().execute(() -> {
-            onComplete.accept(summary, sequenceId);
+            onComplete.accept(summary);
             client.flush();
         });
     }

@@ -4,19 +4,28 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendPool;
+import io.strata.backend.connection.BackendStatement;
 import io.strata.backend.connection.StateSync;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.frontend.packet.ComStmtExecute;
+import io.strata.frontend.session.PreparedStatement;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.Responses;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
+import io.strata.protocol.ServerStatus;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The relay executor's side of a client connection: borrows a native backend connection (or uses the one the
@@ -43,17 +52,211 @@ final class RelayRunner implements StatementRunner {
 
     @Override
     public void run(Command command) {
-        BackendPool pool = context.backends().pool(command.database(), command.dataSource());
-        borrow(pool).thenCompose(connection -> StateSync.sync(connection, pool.config().schema(), session.charset(),
-                        session.multiStatements()))
-                .whenComplete((connection, error) -> ctx.executor().execute(() -> {
+        connection(command).whenComplete((connection, error) ->
+                ctx.executor().execute(() -> {
                     if (error != null) {
                         command.payload().release();
                         borrowFailed(error, command.next());
-                    } else {
-                        start(connection, command);
+                    } else if (usable(connection, command.next(), () -> run(command))) {
+                        start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
+                                summary -> { });
                     }
                 }));
+    }
+
+    /**
+     * COM_STMT_PREPARE: answered from the backend connection's statement cache when it already holds the SQL, else
+     * relayed with the backend's statement id replaced by the client's.
+     */
+    @Override
+    public void prepare(Command command, int clientId) {
+        connection(command).whenComplete((connection, error) ->
+                ctx.executor().execute(() -> {
+                    if (error != null) {
+                        command.payload().release();
+                        session.prepareFailed();
+                        borrowFailed(error, command.next());
+                        return;
+                    }
+                    if (!usable(connection, command.next(), () -> prepare(command, clientId))) {
+                        return;
+                    }
+                    BackendStatement cached = connection.statement(command.sql());
+                    if (cached != null) {
+                        command.payload().release();
+                        ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));
+                        session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
+                                cached.params(), cached.columns()));
+                        keepOrRelease(connection);
+                        ctx.channel().flush();
+                        completion.done();
+                        return;
+                    }
+                    PrepareCapture capture = new PrepareCapture(clientId);
+                    start(connection, command.payload(), ResponseKind.PREPARE, null, command.next(), capture::tap,
+                            summary -> {
+                                if (summary.failed()) {
+                                    session.prepareFailed();
+                                    return;
+                                }
+                                BackendStatement statement = capture.statement();
+                                connection.statement(command.sql(), statement);
+                                session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
+                                        statement.params(), statement.columns()));
+                            });
+                }));
+    }
+
+    /**
+     * COM_STMT_EXECUTE, COM_STMT_FETCH, COM_STMT_RESET and COM_STMT_SEND_LONG_DATA ({@code command.kind()} null: no
+     * response): the statement is prepared on the connection that runs it when needed, and the command goes there
+     * with the backend's statement id.
+     */
+    @Override
+    public void runStatement(Command command, PreparedStatement statement) {
+        connection(command)
+                .thenCompose(connection -> prepared(connection, statement).thenApply(s -> connection))
+                .whenComplete((connection, error) -> ctx.executor().execute(() -> {
+                    if (error != null) {
+                        command.payload().release();
+                        if (command.kind() == null) {
+                            completion.done(); // long data has no response; the execute will report
+                        } else {
+                            borrowFailed(error, command.next());
+                        }
+                        return;
+                    }
+                    if (!usable(connection, command.next(), () -> runStatement(command, statement))) {
+                        return;
+                    }
+                    BackendStatement backend = connection.statement(statement.sql());
+                    ByteBuf payload = forBackend(command, statement, backend);
+                    if (command.kind() == null) {
+                        pinned = connection;
+                        connection.send(payload);
+                        session.longDataPending(true);
+                        completion.done();
+                        return;
+                    }
+                    boolean cursorRequested = command.kind() == ResponseKind.QUERY
+                            && ComStmtExecute.opensCursor(command.payload());
+                    start(connection, payload, command.kind(), statement.info(), command.next(), null,
+                            summary -> afterStatement(command.kind(), statement, cursorRequested, summary));
+                }));
+    }
+
+    /** Closes a client's statement; backend statements stay cached for other sessions unless a cursor held one. */
+    @Override
+    public void closeStatement(PreparedStatement statement) {
+        session.closeStatement(statement);
+    }
+
+    private void afterStatement(ResponseKind kind, PreparedStatement statement, boolean cursorRequested,
+                                ResponseSummary summary) {
+        int status = Math.max(summary.statusFlags(), 0);
+        boolean cursorOpen = ServerStatus.has(status, ServerStatus.CURSOR_EXISTS)
+                && !ServerStatus.has(status, ServerStatus.LAST_ROW_SENT);
+        switch (kind) {
+            case QUERY -> {
+                session.longDataPending(false);
+                session.cursor(statement, cursorRequested && cursorOpen && !summary.failed());
+            }
+            case FETCH -> session.cursor(statement, cursorOpen && !summary.failed());
+            default -> {
+                session.longDataPending(false);
+                session.cursor(statement, false);
+            }
+        }
+    }
+
+    /** The client's command with the backend's statement id, and the client's parameter types if the backend lacks them. */
+    private static ByteBuf forBackend(Command command, PreparedStatement statement, BackendStatement backend) {
+        ByteBuf payload = command.payload();
+        ComStmtExecute.statementId(payload, backend.id());
+        if (command.kind() != ResponseKind.QUERY || statement.params() == 0) {
+            return payload;
+        }
+        byte[] types = ComStmtExecute.types(payload, statement.params());
+        if (types != null) {
+            statement.types(types);
+            backend.boundTypes(types);
+            return payload;
+        }
+        if (statement.types() == null || Arrays.equals(statement.types(), backend.boundTypes())) {
+            return payload;
+        }
+        ByteBuf withTypes = ComStmtExecute.withTypes(payload, statement.params(), statement.types());
+        payload.release();
+        backend.boundTypes(statement.types());
+        return withTypes;
+    }
+
+    /** The backend statement for this SQL on this connection, prepared now (its response consumed) if missing. */
+    private static CompletableFuture<BackendStatement> prepared(BackendConnection connection,
+                                                                PreparedStatement statement) {
+        BackendStatement cached = connection.statement(statement.sql());
+        if (cached != null) {
+            return CompletableFuture.completedFuture(cached);
+        }
+        CompletableFuture<BackendStatement> result = new CompletableFuture<>();
+        PrepareCapture capture = new PrepareCapture(-1);
+        ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,
+                statement.sql());
+        connection.execute(prepare, ResponseKind.PREPARE, new ResponseListener() {
+            @Override
+            public void onPacket(ByteBuf packet) {
+                capture.tap(packet).release();
+            }
+
+            @Override
+            public void onComplete(ResponseSummary summary) {
+                if (summary.failed()) {
+                    result.completeExceptionally(new MySQLException(summary.error()));
+                    return;
+                }
+                BackendStatement backend = capture.statement();
+                connection.statement(statement.sql(), backend);
+                result.complete(backend);
+            }
+
+            @Override
+            public void onFailure(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * A pooled connection can die while idle (the server restarted, or killed it) after the pool handed it out. Nothing
+     * was sent on it yet, so the command simply goes to another connection. The session's pinned connection is
+     * different: what lived on it (a transaction...) is gone, and the client must hear so.
+     */
+    private boolean usable(BackendConnection connection, int next, Runnable retry) {
+        if (connection.isActive()) {
+            return true;
+        }
+        boolean wasPinned = connection == pinned;
+        if (wasPinned) {
+            pinned = null;
+        }
+        connection.pool().discard(connection);
+        if (wasPinned) {
+            session.lostServerState();
+            Responses.err(ctx.channel(), next, ErrorCode.BACKEND_LOST.packet(connection.dataSource(),
+                    "the connection holding this session's transaction or state was closed"));
+            completion.done();
+        } else {
+            retry.run();
+        }
+        return false;
+    }
+
+    /** A backend connection for the command's data source, in the session's state. */
+    private CompletableFuture<BackendConnection> connection(Command command) {
+        BackendPool pool = context.backends().pool(command.database(), command.dataSource());
+        return borrow(pool).thenCompose(connection -> StateSync.sync(connection, pool.config().schema(),
+                session.charset(), session.multiStatements()));
     }
 
     private CompletableFuture<BackendConnection> borrow(BackendPool pool) {
@@ -70,26 +273,29 @@ final class RelayRunner implements StatementRunner {
         return pool.acquire(session.flavor());
     }
 
-    private void start(BackendConnection connection, Command command) {
+    private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
+                       int next, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> after) {
         if (completion.closed() || !ctx.channel().isActive()) {
-            command.payload().release();
+            payload.release();
             giveBack(connection);
             return;
         }
         pinned = connection;
         inFlight = connection;
         session.running(() -> killQuery(connection));
-        connection.execute(command.payload(), command.kind(), new RelayListener(ctx.channel(),
-                (summary, lastSeq) -> finish(connection, summary, command.info()),
-                error -> broken(connection, error, command.next())));
+        connection.execute(payload, kind, new RelayListener(ctx.channel(), tap,
+                summary -> finish(connection, summary, info, after),
+                error -> broken(connection, error, next)));
     }
 
     /** After the backend's last packet: follow the session state it reported, then keep or return the connection. */
-    private void finish(BackendConnection connection, ResponseSummary summary, SqlStatementInfo info) {
+    private void finish(BackendConnection connection, ResponseSummary summary, SqlStatementInfo info,
+                        Consumer<ResponseSummary> after) {
         inFlight = null;
         session.running(null);
         session.afterStatement(summary.statusFlags(), summary.failed() ? 0 : summary.lastInsertId(),
                 summary.warnings(), info, summary.failed());
+        after.accept(summary);
         if (info != null) {
             if (info.pinsSession()) {
                 connection.markDirty();
@@ -102,11 +308,19 @@ final class RelayRunner implements StatementRunner {
             giveBack(unpin());
             return;
         }
-        if (!session.needsPinnedConnection()) {
-            unpin();
+        keepOrRelease(connection);
+        completion.done();
+    }
+
+    private void keepOrRelease(BackendConnection connection) {
+        if (session.needsPinnedConnection()) {
+            pinned = connection;
+        } else {
+            if (pinned == connection) {
+                pinned = null;
+            }
             connection.pool().release(connection);
         }
-        completion.done();
     }
 
     /** The backend connection broke mid-command: the client gets an error and keeps its session. */

@@ -36,6 +36,18 @@ interface StatementRunner {
 
     void run(Command command);
 
+    /** COM_STMT_PREPARE under the client statement id {@code clientId}. */
+    void prepare(Command command, int clientId);
+
+    /**
+     * COM_STMT_EXECUTE ({@code kind} QUERY), COM_STMT_FETCH (FETCH), COM_STMT_RESET (STATUS) or
+     * COM_STMT_SEND_LONG_DATA (null: no response) of a statement the session prepared.
+     */
+    void runStatement(Command command, io.strata.frontend.session.PreparedStatement statement);
+
+    /** COM_STMT_CLOSE (no response). */
+    void closeStatement(io.strata.frontend.session.PreparedStatement statement);
+
     /** Resets (when it holds state) and returns the backend connection the session keeps. */
     CompletableFuture<Void> releaseSession();
 

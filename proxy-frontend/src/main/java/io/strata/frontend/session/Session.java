@@ -5,6 +5,10 @@ import io.strata.rule.sql.SqlStatementInfo;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ServerStatus;
@@ -36,6 +40,11 @@ public final class Session {
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
     private volatile Cancel running;
+    private final Map<Integer, PreparedStatement> statements = new HashMap<>();
+    private final Set<Integer> openCursors = new HashSet<>();
+    private int nextStatementId = 1;
+    private int lastPrepared = -1;
+    private boolean longDataPending;
     private boolean holdsServerState;
     private boolean keepForWarnings;
 
@@ -64,11 +73,56 @@ public final class Session {
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
         charset = loginCharset;
+        statements.clear(); // like the server: a reset closes the session's prepared statements
+        lastPrepared = -1;
         lostServerState();
+    }
+
+    /** A fresh statement id for COM_STMT_PREPARE (ids are never reused within a session). */
+    public int nextStatementId() {
+        return nextStatementId++;
+    }
+
+    public void prepared(PreparedStatement statement) {
+        statements.put(statement.id(), statement);
+        lastPrepared = statement.id();
+    }
+
+    public void prepareFailed() {
+        lastPrepared = -1;
+    }
+
+    /** The statement with this id; MariaDB's id 0xFFFFFFFF means the last one prepared. Null when unknown. */
+    public PreparedStatement statement(long id) {
+        return statements.get(id == 0xFFFFFFFFL ? lastPrepared : (int) id);
+    }
+
+    public void closeStatement(PreparedStatement statement) {
+        statements.remove(statement.id());
+        openCursors.remove(statement.id());
+    }
+
+    public int statementCount() {
+        return statements.size();
+    }
+
+    /** COM_STMT_SEND_LONG_DATA sent data that the next execute on the same backend connection will use. */
+    public void longDataPending(boolean pending) {
+        this.longDataPending = pending;
+    }
+
+    public void cursor(PreparedStatement statement, boolean open) {
+        if (open) {
+            openCursors.add(statement.id());
+        } else {
+            openCursors.remove(statement.id());
+        }
     }
 
     /** The backend connection holding this session's server state broke: that state (and any transaction) is gone. */
     public void lostServerState() {
+        openCursors.clear();
+        longDataPending = false;
         statusFlags = ServerStatus.AUTOCOMMIT;
         lastInsertId = 0;
         holdsServerState = false;
@@ -201,9 +255,11 @@ public final class Session {
 
     /**
      * Whether the backend connection must stay with this session after a statement: an open transaction, autocommit
-     * off, state on the server, or warnings the client may still ask for with SHOW WARNINGS.
+     * off, state on the server, warnings the client may still ask for with SHOW WARNINGS, long data sent for the
+     * next execute, or an open cursor.
      */
     public boolean needsPinnedConnection() {
-        return inTransaction() || !autocommit() || holdsServerState || keepForWarnings;
+        return inTransaction() || !autocommit() || holdsServerState || keepForWarnings || longDataPending
+                || !openCursors.isEmpty();
     }
 }

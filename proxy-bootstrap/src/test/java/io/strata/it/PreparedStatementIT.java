@@ -1,0 +1,300 @@
+package io.strata.it;
+
+import io.strata.backend.relay.ResponseKind;
+import io.strata.it.StrataFixture.Driver;
+import io.strata.protocol.ErrPacket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Server-side prepared statements (the binary protocol) through Strata: statement ids belong to the client session
+ * and stay valid on whichever pooled backend connection runs an execute.
+ */
+class PreparedStatementIT {
+
+    private static StrataFixture strata;
+
+    @BeforeAll
+    static void start() throws SQLException {
+        Backend.allTypesTable();
+        Backend.execute("DROP TABLE IF EXISTS ps_params", """
+                CREATE TABLE ps_params (id INT PRIMARY KEY, t TINYINT, s SMALLINT, i INT, b BIGINT,
+                  bu BIGINT UNSIGNED, f FLOAT, d DOUBLE, dec1 DECIMAL(20,6), dt DATE, tm TIME(3), ts DATETIME(6),
+                  vc VARCHAR(50), bl BLOB, n INT NULL) DEFAULT CHARSET=utf8mb4""",
+                "DROP TABLE IF EXISTS ps_rows",
+                "CREATE TABLE ps_rows (id INT PRIMARY KEY, v VARCHAR(20)) SELECT seq AS id, CONCAT('row-', seq) AS v "
+                        + "FROM seq_1_to_100");
+        strata = StrataFixture.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        strata.close();
+    }
+
+    private static Properties serverSide() {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        return props;
+    }
+
+    private static Connection proxied(Driver driver) throws SQLException {
+        return strata.connect(driver, "it", "root", "root", serverSide());
+    }
+
+    private static Connection direct(Driver driver) throws SQLException {
+        return driver.connect(Backend.server().port(), Backend.SCHEMA, "checker", "checker", serverSide());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void everyParameterAndColumnTypeRoundTrips(Driver driver) throws SQLException {
+        int id = driver.ordinal() + 1;
+        try (Connection c = proxied(driver);
+             PreparedStatement insert = c.prepareStatement("REPLACE INTO ps_params VALUES "
+                     + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            insert.setInt(1, id);
+            insert.setByte(2, (byte) -7);
+            insert.setShort(3, (short) -32000);
+            insert.setInt(4, Integer.MIN_VALUE);
+            insert.setLong(5, Long.MAX_VALUE);
+            insert.setBigDecimal(6, new BigDecimal("18446744073709551615"));
+            insert.setFloat(7, 1.5f);
+            insert.setDouble(8, Math.PI);
+            insert.setBigDecimal(9, new BigDecimal("-12345678901234.123456"));
+            insert.setDate(10, Date.valueOf("2024-02-29"));
+            insert.setTime(11, Time.valueOf("23:59:58"));
+            insert.setTimestamp(12, Timestamp.valueOf("2024-02-29 23:59:59.123456"));
+            insert.setString(13, "héllo 😀");
+            insert.setBytes(14, new byte[] {0, -1, 10, 13, 39, 92});
+            insert.setNull(15, Types.INTEGER);
+            insert.executeUpdate();
+        }
+        String select = "SELECT * FROM ps_params WHERE id = ?";
+        assertEquals(readPrepared(direct(driver), select, id), readPrepared(proxied(driver), select, id));
+        assertEquals(readPrepared(direct(driver), "SELECT * FROM all_types WHERE id >= ?", 1),
+                readPrepared(proxied(driver), "SELECT * FROM all_types WHERE id >= ?", 1));
+    }
+
+    private static List<String> readPrepared(Connection connection, String sql, int param) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (connection; PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setInt(1, param);
+            try (ResultSet rs = ps.executeQuery()) {
+                ResultSetMetaData md = rs.getMetaData();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    out.add(md.getColumnLabel(i) + " " + md.getColumnTypeName(i) + " " + md.getPrecision(i) + " "
+                            + md.getScale(i) + " " + md.isSigned(i));
+                }
+                while (rs.next()) {
+                    for (int i = 1; i <= md.getColumnCount(); i++) {
+                        out.add(rs.getString(i) + "|" + bytes(rs, i));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The raw bytes where the driver gives them (not every type decodes as byte[]). */
+    private static String bytes(ResultSet rs, int column) {
+        try {
+            byte[] bytes = rs.getBytes(column);
+            return bytes == null ? "null" : HexFormat.of().formatHex(bytes);
+        } catch (SQLException e) {
+            return "n/a";
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aStatementIsReusedInAndOutOfTransactions(Driver driver) throws SQLException {
+        try (Connection c = proxied(driver);
+             PreparedStatement update = c.prepareStatement("UPDATE ps_rows SET v = ? WHERE id = ?");
+             PreparedStatement read = c.prepareStatement("SELECT v FROM ps_rows WHERE id = ?")) {
+            c.setAutoCommit(false);
+            update.setString(1, "in-tx");
+            update.setInt(2, 50 + driver.ordinal());
+            assertEquals(1, update.executeUpdate());
+            assertEquals("in-tx", readOne(read, 50 + driver.ordinal()));
+            c.rollback();
+            c.setAutoCommit(true);
+            assertEquals("row-" + (50 + driver.ordinal()), readOne(read, 50 + driver.ordinal()));
+            for (int i = 1; i <= 20; i++) {
+                assertEquals("row-" + i, readOne(read, i));
+            }
+        }
+    }
+
+    private static String readOne(PreparedStatement read, int id) throws SQLException {
+        read.setInt(1, id);
+        try (ResultSet rs = read.executeQuery()) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+
+    @Test
+    void cursorsDeliverRowsInFetchSizeBatches() throws SQLException {
+        Properties props = serverSide();
+        props.setProperty("useCursorFetch", "true");
+        try (Connection c = strata.connect(Driver.MYSQL, "it", "root", "root", props);
+             PreparedStatement ps = c.prepareStatement("SELECT id, v FROM ps_rows WHERE id > ? ORDER BY id")) {
+            ps.setFetchSize(7);
+            ps.setInt(1, 0);
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                    assertEquals(rows, rs.getInt(1));
+                }
+            }
+            assertEquals(100, rows);
+            try (Statement st = c.createStatement()) {
+                assertEquals(1, JdbcIT.queryInt(st, "SELECT 1"), "the session goes on after the cursor");
+            }
+        }
+    }
+
+    @Test
+    void longDataIsSentInPiecesBeforeTheExecute() throws SQLException {
+        Properties props = serverSide();
+        props.setProperty("blobSendChunkSize", "1000");
+        byte[] blob = new byte[5000];
+        for (int i = 0; i < blob.length; i++) {
+            blob[i] = (byte) i;
+        }
+        try (Connection c = strata.connect(Driver.MYSQL, "it", "root", "root", props);
+             PreparedStatement ps = c.prepareStatement("UPDATE ps_params SET bl = ? WHERE id = ?")) {
+            ps.setBinaryStream(1, new ByteArrayInputStream(blob), blob.length);
+            ps.setInt(2, 1);
+            ps.executeUpdate();
+        }
+        try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
+             ResultSet rs = st.executeQuery("SELECT bl FROM ps_params WHERE id = 1")) {
+            assertTrue(rs.next());
+            assertArrayEquals(blob, rs.getBytes(1));
+        }
+    }
+
+    @Test
+    void aStatementSurvivesTheLossOfItsBackendConnection() throws Exception {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            long id = statementId(prepare(client, "SELECT CONNECTION_ID() + ?"));
+            long backendThread = Long.parseLong(SessionIT.text(execute(client, id, 0)));
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
+                st.execute("KILL " + backendThread);
+            }
+            Thread.sleep(300);
+            long next = Long.parseLong(SessionIT.text(execute(client, id, 0)));
+            assertTrue(next != backendThread, "re-prepared on another backend connection");
+        }
+    }
+
+    @Test
+    void aKilledPinnedConnectionIsReportedNotHidden() throws Exception {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            client.query("BEGIN");
+            long backendThread = Long.parseLong(SessionIT.text(client.query("SELECT CONNECTION_ID() + 0")));
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
+                st.execute("KILL " + backendThread);
+            }
+            Thread.sleep(300);
+            ErrPacket lost = RawClient.error(client.query("SELECT 1"));
+            assertNotNull(lost, "the transaction is gone, and the client hears so");
+            assertEquals(2013, lost.errorCode());
+            assertEquals("1", SessionIT.text(client.query("SELECT 1")), "and the session goes on");
+        }
+    }
+
+    @Test
+    void binaryResultsAreByteIdenticalToMariaDb() throws IOException {
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
+             RawClient proxied = RawClient.connect(strata.port(), "root", "root", "it")) {
+            List<byte[]> expectedPrepare = prepare(direct, "SELECT * FROM all_types WHERE id >= ?");
+            List<byte[]> actualPrepare = prepare(proxied, "SELECT * FROM all_types WHERE id >= ?");
+            assertEquals(expectedPrepare.size(), actualPrepare.size());
+            for (int i = 1; i < expectedPrepare.size(); i++) {
+                assertArrayEquals(expectedPrepare.get(i), actualPrepare.get(i), "prepare packet " + i);
+            }
+            List<byte[]> expected = execute(direct, statementId(expectedPrepare), 1);
+            List<byte[]> actual = execute(proxied, statementId(actualPrepare), 1);
+            assertEquals(expected.size(), actual.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertArrayEquals(expected.get(i), actual.get(i), "execute packet " + i);
+            }
+        }
+    }
+
+    @Test
+    void anUnknownStatementIdIs1243() throws IOException {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            ErrPacket err = RawClient.error(client.command(0x17, new byte[] {99, 0, 0, 0, 0, 1, 0, 0, 0},
+                    ResponseKind.QUERY));
+            assertNotNull(err);
+            assertEquals(1243, err.errorCode());
+            assertTrue(client.query("SELECT 1").size() > 1);
+        }
+    }
+
+    @Test
+    void tenThousandPrepareCloseCyclesLeaveNothingBehind() throws Exception {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            for (int i = 0; i < 10_000; i++) {
+                List<byte[]> prepared = prepare(client, "SELECT ? + " + i);
+                long id = statementId(prepared);
+                client.writePacket(0, new byte[] {0x19, (byte) id, (byte) (id >> 8), (byte) (id >> 16),
+                        (byte) (id >> 24)});
+            }
+            assertTrue(client.query("SELECT 1").size() > 1);
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
+                 ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getInt(2) <= 200, "backend statements stay bounded: " + rs.getInt(2));
+            }
+        }
+    }
+
+    static List<byte[]> prepare(RawClient client, String sql) throws IOException {
+        return client.command(0x16, sql.getBytes(StandardCharsets.UTF_8), ResponseKind.PREPARE);
+    }
+
+    static long statementId(List<byte[]> prepareResponse) {
+        byte[] ok = prepareResponse.get(0);
+        return (ok[5] & 0xFFL) | (ok[6] & 0xFFL) << 8 | (ok[7] & 0xFFL) << 16 | (ok[8] & 0xFFL) << 24;
+    }
+
+    /** COM_STMT_EXECUTE with one INT parameter, types bound. */
+    static List<byte[]> execute(RawClient client, long id, int param) throws IOException {
+        byte[] payload = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24), 0, 1, 0, 0, 0,
+                0, 1, 3, 0, (byte) param, (byte) (param >> 8), (byte) (param >> 16), (byte) (param >> 24)};
+        return client.command(0x17, payload, ResponseKind.QUERY);
+    }
+}

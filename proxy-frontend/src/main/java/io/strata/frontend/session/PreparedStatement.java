@@ -1,0 +1,54 @@
+package io.strata.frontend.session;
+
+import io.strata.rule.sql.SqlStatementInfo;
+
+/**
+ * A statement a client prepared, under the id Strata gave it. It belongs to the session, not to a backend
+ * connection: each backend connection that runs it has its own server-side statement for the same SQL.
+ */
+public final class PreparedStatement {
+
+    private final int id;
+    private final String sql;
+    private final SqlStatementInfo info;
+    private final int params;
+    private final int columns;
+    private byte[] types;
+
+    public PreparedStatement(int id, String sql, SqlStatementInfo info, int params, int columns) {
+        this.id = id;
+        this.sql = sql;
+        this.info = info;
+        this.params = params;
+        this.columns = columns;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String sql() {
+        return sql;
+    }
+
+    public SqlStatementInfo info() {
+        return info;
+    }
+
+    public int params() {
+        return params;
+    }
+
+    public int columns() {
+        return columns;
+    }
+
+    /** The parameter types (2 bytes each) the client last bound, or null before the first execute with types. */
+    public byte[] types() {
+        return types;
+    }
+
+    public void types(byte[] types) {
+        this.types = types;
+    }
+}
