@@ -259,6 +259,27 @@ class JdbcIT {
         }
     }
 
+    /**
+     * Server-side prepared statements: relayed natively by the relay executor. The JDBC executor refuses
+     * COM_STMT_PREPARE with 1295 (ER_UNSUPPORTED_PS), and drivers then prepare on the client side.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void serverSidePreparedStatementsWork(Driver driver) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        try (Connection c = strata.connect(driver, "it", "root", "root", props);
+             PreparedStatement ps = c.prepareStatement("SELECT vc FROM all_types WHERE id = ?")) {
+            for (int id = 1; id <= 2; id++) {
+                ps.setInt(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(id == 1 ? "héllo wörld" : "", rs.getString(1));
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Driver.class)
     void wrongPasswordIsAccessDenied(Driver driver) {

@@ -116,15 +116,6 @@ class ProtocolIT {
     }
 
     @Test
-    void preparedStatementsAreRefusedClearlyUntilSupported() throws IOException {
-        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
-            ErrPacket err = RawClient.error(client.command(0x16, "SELECT 1".getBytes(), ResponseKind.STATUS));
-            assertEquals(1295, err.errorCode());
-            assertTrue(client.query("SELECT 2").size() > 1);
-        }
-    }
-
-    @Test
     void aMalformedHandshakeIsRefusedAndOtherClientsAreServed() throws IOException {
         try (RawClient good = proxied(RawClient.CAPABILITIES)) {
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", strata.port())) {

@@ -63,6 +63,15 @@ public final class StateSync {
         });
     }
 
+    /** KILL QUERY for the statement running on {@code running}, sent over another connection of its pool. */
+    public static CompletableFuture<Void> killQuery(BackendConnection running) {
+        BackendPool pool = running.pool();
+        return pool.acquire(running.flavor())
+                .thenCompose(killer -> run(killer, command(killer.channel().alloc(), CommandType.COM_QUERY,
+                        "KILL QUERY " + running.connectionId())))
+                .thenAccept(pool::release);
+    }
+
     /** Runs a command whose response Strata consumes itself; fails with the backend's own error. */
     public static CompletableFuture<BackendConnection> run(BackendConnection connection, ByteBuf payload) {
         CompletableFuture<BackendConnection> result = new CompletableFuture<>();

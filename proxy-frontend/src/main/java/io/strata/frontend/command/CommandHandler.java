@@ -39,6 +39,8 @@ import java.util.concurrent.CompletableFuture;
  * a command is answered locally, or routed by the logical database's rule chain and relayed to a backend connection
  * which the session borrows for the statement or keeps while server-side state ties it there. Everything here runs
  * on the client channel's event loop and never blocks.
+ *
+ * <p>The command phase's dispatcher: one method per command family, larger than most classes on purpose.
  */
 public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
@@ -286,54 +288,25 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }));
     }
 
+    /** KILL [QUERY|CONNECTION] n as SQL; false when the statement is not of that form (the backend judges it). */
     private boolean kill(SqlStatementInfo info, int next) {
-        int index = 1;
-        boolean queryOnly = false;
-        if (info.tokenIs(1, "QUERY") || info.tokenIs(1, "CONNECTION")) {
-            queryOnly = info.tokenIs(1, "QUERY");
-            index = 2;
-        }
-        if (info.tokens().size() != index + 1) {
-            return false;
-        }
-        try {
-            kill(Long.parseLong(info.token(index)), queryOnly, next);
+        return KillCommand.parse(info).map(kill -> {
+            kill(kill.id(), kill.queryOnly(), next);
             return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        }).orElse(false);
     }
 
-    /** KILL [QUERY] for the sessions of the same user, by the connection ids Strata gave out. */
     private void kill(long id, boolean queryOnly, int next) {
-        Session target = context.sessions().get(id);
-        if (target == null) {
-            throw ErrorCode.NO_SUCH_THREAD.exception(id);
-        }
-        if (!target.user().equals(session.user())) {
-            throw ErrorCode.KILL_DENIED.exception(id);
-        }
-        if (!queryOnly) {
-            target.channel().close();
-            if (target == session) {
-                closed = true;
-                return;
-            }
-            ok(next);
-            return;
-        }
-        Session.Cancel running = target.running();
-        if (running == null) {
-            ok(next);
-            return;
-        }
-        running.cancel().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
-            if (error != null) {
-                fail(next - 1, error);
-            } else {
-                ok(next);
-            }
-        }));
+        KillCommand.run(context, session, id, queryOnly).whenComplete((result, error) ->
+                ctx.executor().execute(() -> {
+                    if (error != null) {
+                        fail(next - 1, error);
+                    } else if (result == KillCommand.Outcome.KILLED_SELF) {
+                        closed = true;
+                    } else {
+                        ok(next);
+                    }
+                }));
     }
 
     private void fail(int lastSequenceId, Throwable error) {

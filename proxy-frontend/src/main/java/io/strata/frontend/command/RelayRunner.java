@@ -31,6 +31,9 @@ import java.util.function.UnaryOperator;
  * The relay executor's side of a client connection: borrows a native backend connection (or uses the one the
  * session keeps), makes its session state equal, sends the client's command as it came and relays the response
  * untouched. Non-blocking throughout.
+ *
+ * <p>The relay executor's central algorithm (borrow, sync, send, relay, keep or return), for plain and prepared
+ * statements alike.
  */
 final class RelayRunner implements StatementRunner {
 
@@ -115,7 +118,8 @@ final class RelayRunner implements StatementRunner {
     @Override
     public void runStatement(Command command, PreparedStatement statement) {
         connection(command)
-                .thenCompose(connection -> prepared(connection, statement).thenApply(s -> connection))
+                .thenCompose(connection -> BackendStatements.prepared(connection, statement)
+                        .thenApply(s -> connection))
                 .whenComplete((connection, error) -> ctx.executor().execute(() -> {
                     if (error != null) {
                         command.payload().release();
@@ -130,7 +134,7 @@ final class RelayRunner implements StatementRunner {
                         return;
                     }
                     BackendStatement backend = connection.statement(statement.sql());
-                    ByteBuf payload = forBackend(command, statement, backend);
+                    ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
                     if (command.kind() == null) {
                         pinned = connection;
                         connection.send(payload);
@@ -167,64 +171,6 @@ final class RelayRunner implements StatementRunner {
                 session.cursor(statement, false);
             }
         }
-    }
-
-    /** The client's command with the backend's statement id, and the client's parameter types if the backend lacks them. */
-    private static ByteBuf forBackend(Command command, PreparedStatement statement, BackendStatement backend) {
-        ByteBuf payload = command.payload();
-        ComStmtExecute.statementId(payload, backend.id());
-        if (command.kind() != ResponseKind.QUERY || statement.params() == 0) {
-            return payload;
-        }
-        byte[] types = ComStmtExecute.types(payload, statement.params());
-        if (types != null) {
-            statement.types(types);
-            backend.boundTypes(types);
-            return payload;
-        }
-        if (statement.types() == null || Arrays.equals(statement.types(), backend.boundTypes())) {
-            return payload;
-        }
-        ByteBuf withTypes = ComStmtExecute.withTypes(payload, statement.params(), statement.types());
-        payload.release();
-        backend.boundTypes(statement.types());
-        return withTypes;
-    }
-
-    /** The backend statement for this SQL on this connection, prepared now (its response consumed) if missing. */
-    private static CompletableFuture<BackendStatement> prepared(BackendConnection connection,
-                                                                PreparedStatement statement) {
-        BackendStatement cached = connection.statement(statement.sql());
-        if (cached != null) {
-            return CompletableFuture.completedFuture(cached);
-        }
-        CompletableFuture<BackendStatement> result = new CompletableFuture<>();
-        PrepareCapture capture = new PrepareCapture(-1);
-        ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,
-                statement.sql());
-        connection.execute(prepare, ResponseKind.PREPARE, new ResponseListener() {
-            @Override
-            public void onPacket(ByteBuf packet) {
-                capture.tap(packet).release();
-            }
-
-            @Override
-            public void onComplete(ResponseSummary summary) {
-                if (summary.failed()) {
-                    result.completeExceptionally(new MySQLException(summary.error()));
-                    return;
-                }
-                BackendStatement backend = capture.statement();
-                connection.statement(statement.sql(), backend);
-                result.complete(backend);
-            }
-
-            @Override
-            public void onFailure(Throwable cause) {
-                result.completeExceptionally(cause);
-            }
-        });
-        return result;
     }
 
     /**
@@ -282,7 +228,7 @@ final class RelayRunner implements StatementRunner {
         }
         pinned = connection;
         inFlight = connection;
-        session.running(() -> killQuery(connection));
+        session.running(() -> StateSync.killQuery(connection));
         connection.execute(payload, kind, new RelayListener(ctx.channel(), tap,
                 summary -> finish(connection, summary, info, after),
                 error -> broken(connection, error, next)));
@@ -345,15 +291,6 @@ final class RelayRunner implements StatementRunner {
             Responses.err(ctx.channel(), next, MySQLException.toErrPacket(error));
             completion.done();
         }
-    }
-
-    /** KILL QUERY: the backend's own KILL QUERY for the backend thread, sent over another connection. */
-    private CompletableFuture<Void> killQuery(BackendConnection running) {
-        BackendPool pool = running.pool();
-        return pool.acquire(running.flavor())
-                .thenCompose(killer -> StateSync.run(killer, StateSync.command(killer.channel().alloc(),
-                        CommandType.COM_QUERY, "KILL QUERY " + running.connectionId())))
-                .thenAccept(pool::release);
     }
 
     @Override

@@ -1,0 +1,86 @@
+package io.strata.frontend.command;
+
+import io.netty.buffer.ByteBuf;
+import io.strata.backend.connection.BackendConnection;
+import io.strata.backend.connection.BackendStatement;
+import io.strata.backend.connection.StateSync;
+import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseListener;
+import io.strata.backend.relay.ResponseSummary;
+import io.strata.frontend.command.StatementRunner.Command;
+import io.strata.frontend.packet.ComStmtExecute;
+import io.strata.frontend.session.PreparedStatement;
+import io.strata.protocol.CommandType;
+import io.strata.protocol.MySQLException;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Maps a client's prepared statement onto the backend connection that runs it: prepares it there when the
+ * connection does not hold it yet, and rewrites the client's command to carry the backend's statement id (and the
+ * parameter types, when the backend statement holds other ones).
+ */
+final class BackendStatements {
+
+    private BackendStatements() {
+    }
+
+    /** The client's command with the backend's statement id, and the client's parameter types if the backend lacks them. */
+    static ByteBuf forBackend(Command command, PreparedStatement statement, BackendStatement backend) {
+        ByteBuf payload = command.payload();
+        ComStmtExecute.statementId(payload, backend.id());
+        if (command.kind() != ResponseKind.QUERY || statement.params() == 0) {
+            return payload;
+        }
+        byte[] types = ComStmtExecute.types(payload, statement.params());
+        if (types != null) {
+            statement.types(types);
+            backend.boundTypes(types);
+            return payload;
+        }
+        if (statement.types() == null || Arrays.equals(statement.types(), backend.boundTypes())) {
+            return payload;
+        }
+        ByteBuf withTypes = ComStmtExecute.withTypes(payload, statement.params(), statement.types());
+        payload.release();
+        backend.boundTypes(statement.types());
+        return withTypes;
+    }
+
+    /** The backend statement for this SQL on this connection, prepared now (its response consumed) if missing. */
+    static CompletableFuture<BackendStatement> prepared(BackendConnection connection,
+                                                                PreparedStatement statement) {
+        BackendStatement cached = connection.statement(statement.sql());
+        if (cached != null) {
+            return CompletableFuture.completedFuture(cached);
+        }
+        CompletableFuture<BackendStatement> result = new CompletableFuture<>();
+        PrepareCapture capture = new PrepareCapture(-1);
+        ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,
+                statement.sql());
+        connection.execute(prepare, ResponseKind.PREPARE, new ResponseListener() {
+            @Override
+            public void onPacket(ByteBuf packet) {
+                capture.tap(packet).release();
+            }
+
+            @Override
+            public void onComplete(ResponseSummary summary) {
+                if (summary.failed()) {
+                    result.completeExceptionally(new MySQLException(summary.error()));
+                    return;
+                }
+                BackendStatement backend = capture.statement();
+                connection.statement(statement.sql(), backend);
+                result.complete(backend);
+            }
+
+            @Override
+            public void onFailure(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+}

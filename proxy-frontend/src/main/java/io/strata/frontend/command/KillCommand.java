@@ -1,0 +1,60 @@
+package io.strata.frontend.command;
+
+import io.strata.frontend.FrontendContext;
+import io.strata.frontend.session.Session;
+import io.strata.protocol.ErrorCode;
+import io.strata.rule.sql.SqlStatementInfo;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * KILL [QUERY|CONNECTION] n and COM_PROCESS_KILL, by the connection ids Strata gives out, for the sessions of the
+ * same user: KILL QUERY stops the statement the session runs (on its backend), KILL CONNECTION closes the session.
+ */
+final class KillCommand {
+
+    enum Outcome { DONE, KILLED_SELF }
+
+    record Kill(long id, boolean queryOnly) {
+    }
+
+    private KillCommand() {
+    }
+
+    /** The KILL statement's target, or empty when the statement is not a plain KILL of a number. */
+    static Optional<Kill> parse(SqlStatementInfo info) {
+        int index = 1;
+        boolean queryOnly = false;
+        if (info.tokenIs(1, "QUERY") || info.tokenIs(1, "CONNECTION")) {
+            queryOnly = info.tokenIs(1, "QUERY");
+            index = 2;
+        }
+        if (info.tokens().size() != index + 1) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Kill(Long.parseLong(info.token(index)), queryOnly));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** @throws io.strata.protocol.MySQLException at once for an unknown id (1094) or another user's session (1095) */
+    static CompletableFuture<Outcome> run(FrontendContext context, Session session, long id, boolean queryOnly) {
+        Session target = context.sessions().get(id);
+        if (target == null) {
+            throw ErrorCode.NO_SUCH_THREAD.exception(id);
+        }
+        if (!target.user().equals(session.user())) {
+            throw ErrorCode.KILL_DENIED.exception(id);
+        }
+        if (!queryOnly) {
+            target.channel().close();
+            return CompletableFuture.completedFuture(target == session ? Outcome.KILLED_SELF : Outcome.DONE);
+        }
+        Session.Cancel running = target.running();
+        return running == null ? CompletableFuture.completedFuture(Outcome.DONE)
+                : running.cancel().thenApply(ignored -> Outcome.DONE);
+    }
+}
