@@ -208,12 +208,12 @@ class PreparedStatementIT {
     void aStatementSurvivesTheLossOfItsBackendConnection() throws Exception {
         try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
             long id = statementId(prepare(client, "SELECT CONNECTION_ID() + ?"));
-            long backendThread = Long.parseLong(SessionIT.text(execute(client, id, 0)));
+            long backendThread = Long.parseLong(binaryCell(execute(client, id, 0)));
             try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
                 st.execute("KILL " + backendThread);
             }
             Thread.sleep(300);
-            long next = Long.parseLong(SessionIT.text(execute(client, id, 0)));
+            long next = Long.parseLong(binaryCell(execute(client, id, 0)));
             assertTrue(next != backendThread, "re-prepared on another backend connection");
         }
     }
@@ -254,6 +254,42 @@ class PreparedStatementIT {
     }
 
     @Test
+    void inSteadyStateExecutesDoNotPrepareAgainOnTheBackend() throws Exception {
+        List<RawClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                clients.add(RawClient.connect(strata.port(), "root", "root", "it"));
+            }
+            String sql = "SELECT v FROM ps_rows WHERE id = ? /* steady state */";
+            List<Long> ids = new ArrayList<>();
+            for (RawClient client : clients) {
+                ids.add(statementId(prepare(client, sql)));
+                execute(client, ids.get(ids.size() - 1), 1);
+            }
+            long before = backendStatus("Com_stmt_prepare");
+            for (int round = 0; round < 50; round++) {
+                for (int i = 0; i < clients.size(); i++) {
+                    assertEquals("row-" + (round + 1), binaryCell(execute(clients.get(i), ids.get(i),
+                            round + 1)));
+                }
+            }
+            assertEquals(before, backendStatus("Com_stmt_prepare"), "200 executes, not one more prepare");
+        } finally {
+            for (RawClient client : clients) {
+                client.close();
+            }
+        }
+    }
+
+    private static long backendStatus(String name) throws SQLException {
+        try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
+             ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
+            assertTrue(rs.next());
+            return rs.getLong(2);
+        }
+    }
+
+    @Test
     void anUnknownStatementIdIs1243() throws IOException {
         try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
             ErrPacket err = RawClient.error(client.command(0x17, new byte[] {99, 0, 0, 0, 0, 1, 0, 0, 0},
@@ -280,6 +316,27 @@ class PreparedStatementIT {
                 assertTrue(rs.getInt(2) <= 200, "backend statements stay bounded: " + rs.getInt(2));
             }
         }
+    }
+
+    /**
+     * The single cell of a one-row, one-column binary result (deprecate-EOF form): row header 0x00, a one-byte NULL
+     * bitmap, then the value as the column definition's type encodes it (a BIGINT or a length-encoded string here).
+     */
+    static String binaryCell(List<byte[]> response) {
+        byte[] column = RawClient.payload(response.get(1));
+        int type = column[column.length - 6] & 0xFF; // ... type(1) flags(2) decimals(1) filler(2)
+        byte[] row = RawClient.payload(response.get(response.size() - 2));
+        if ((row[1] & 0x04) != 0) {
+            return null; // NULL bitmap: binary rows offset the bits by 2
+        }
+        if (type == 0x08) {
+            long value = 0;
+            for (int i = 9; i >= 2; i--) {
+                value = value << 8 | (row[i] & 0xFF);
+            }
+            return Long.toString(value);
+        }
+        return new String(row, 3, row[2] & 0xFF, StandardCharsets.UTF_8);
     }
 
     static List<byte[]> prepare(RawClient client, String sql) throws IOException {

@@ -149,17 +149,9 @@ class SessionIT {
         return Long.parseLong(text(client.query("SELECT CONNECTION_ID() + 0")));
     }
 
-    /** The single cell of a one-row, one-column result (deprecate-EOF form; text or binary protocol). */
+    /** The single cell of a one-row, one-column text result (deprecate-EOF form). */
     static String text(List<byte[]> response) {
         byte[] row = RawClient.payload(response.get(response.size() - 2));
-        if (row.length > 2 && row[0] == 0 && response.size() == 4) {
-            // binary row: header 0x00, NULL bitmap, then the value; a BIGINT here
-            long value = 0;
-            for (int i = 9; i >= 2; i--) {
-                value = value << 8 | (row[i] & 0xFF);
-            }
-            return Long.toString(value);
-        }
         if ((row[0] & 0xFF) == 0xFB) {
             return null;
         }
