@@ -1,0 +1,880 @@
+#!/usr/bin/env bash
+#
+# bench/run.sh: sysbench through Strata, compared with MariaDB direct and with HAProxy.
+#
+# On one machine it starts a private MariaDB, an HAProxy (TCP mode) in front of it and
+# Strata (from the distribution tarball) in front of it, then runs the sysbench matrix
+# workload x ps-mode x threads x target with the three targets back to back in every
+# cell, so that drift (thermal, noisy neighbours, InnoDB state) hits them alike.
+# It prints a table and writes bench/results/<timestamp>.csv (and .txt).
+#
+# Everything it starts is stopped at the end (by pid), and its temp folder is removed,
+# unless --keep. Run `bench/run.sh --help` for the options; bench/README.md explains
+# how to read the results.
+
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
+RESULTS_DIR="$SCRIPT_DIR/results"
+ORIG_COMMAND=$(printf '%q ' "$0" "$@")
+ORIG_COMMAND=${ORIG_COMMAND% }
+
+MIN_JAVA=21
+JVM_DIR=/usr/lib/jvm
+ALL_TARGETS="direct haproxy strata"
+ALL_WORKLOADS="oltp_point_select oltp_read_only oltp_read_write"
+ALL_PS_MODES="auto disable"
+# The errors sysbench itself tolerates in its OLTP scripts (deadlock, lock wait timeout,
+# record changed): they are counted as "ignored errors", and we show that count.
+IGNORE_ERRORS="1213,1205,1020"
+
+# ---- options ------------------------------------------------------------------------
+
+MODE=quick
+OPT_TIME=""
+OPT_WARMUP=""
+OPT_TARGETS=""
+OPT_WORKLOADS=""
+OPT_THREADS=""
+OPT_PS_MODES=""
+OPT_TABLES=""
+OPT_TABLE_SIZE=""
+STRATA_DIST=""
+STRATA_POOL=64
+BASE_PORT=13306
+KEEP=0
+
+usage() {
+    cat <<EOF
+Usage: bench/run.sh [options]
+
+Benchmarks Strata against MariaDB direct and HAProxy (TCP mode) with sysbench, on this
+machine. Installs sysbench, haproxy, mariadb-server and mariadb-client with apt-get when
+they are missing. Starts its own MariaDB, HAProxy and Strata on ports ${BASE_PORT}..$((BASE_PORT + 2))
+(the system MariaDB service, if any, is neither used nor touched).
+
+Profiles:
+  --quick              (default) 4 tables x 10,000 rows, threads 4 and 16, 3 s per cell:
+                       36 cells, about 2.5 minutes with start-up
+  --full               8 tables x 100,000 rows, threads 1, 4, 16 and 64, 10 s per cell:
+                       72 cells, about 15 minutes with start-up
+
+Narrowing or changing the matrix (comma- or space-separated lists):
+  --time SECONDS       seconds per cell (sysbench --time)
+  --warmup SECONDS     unrecorded oltp_read_write run through each target before the
+                       matrix (split over the ps modes), so the JIT and the buffer pool
+                       are warm (quick 6, full 20; 0 = none)
+  --targets LIST       of: $ALL_TARGETS
+  --workloads LIST     sysbench scripts, default: $ALL_WORKLOADS
+  --threads LIST       sysbench thread counts (client connections)
+  --ps-modes LIST      sysbench --db-ps-mode values, of: $ALL_PS_MODES
+  --tables N           number of sbtest tables
+  --table-size N       rows per table
+
+Setup:
+  --strata-dist PATH   Strata distribution tarball (.tar.gz) or unpacked folder; default:
+                       the newest distribution/target/strata-proxy-*-bin.tar.gz of this repo
+  --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL)
+  --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2 (default $BASE_PORT)
+  --keep               leave MariaDB, HAProxy and Strata running at the end and keep the
+                       temp folder; prints how to stop them
+  -h, --help           this help
+
+Environment:
+  STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; its default is
+                       "-XX:+UseG1GC -Xms512m -Xmx2g")
+  JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
+                       the newest JDK >= $MIN_JAVA under $JVM_DIR is used
+
+Output: a table on the terminal, and bench/results/<timestamp>.csv and .txt.
+EOF
+}
+
+die() {
+    echo "ERROR: $*" >&2
+    exit 1
+}
+
+say() {
+    echo "==> $*"
+}
+
+need_value() {
+    [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value (see --help)"
+}
+
+# Turns "a,b c" into "a b c".
+split_list() {
+    echo "$1" | tr ',' ' ' | xargs
+}
+
+parse_args() {
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --quick) MODE=quick ;;
+            --full) MODE=full ;;
+            --time) need_value "$@"; OPT_TIME=$2; shift ;;
+            --warmup) need_value "$@"; OPT_WARMUP=$2; shift ;;
+            --targets) need_value "$@"; OPT_TARGETS=$(split_list "$2"); shift ;;
+            --workloads) need_value "$@"; OPT_WORKLOADS=$(split_list "$2"); shift ;;
+            --threads) need_value "$@"; OPT_THREADS=$(split_list "$2"); shift ;;
+            --ps-modes) need_value "$@"; OPT_PS_MODES=$(split_list "$2"); shift ;;
+            --tables) need_value "$@"; OPT_TABLES=$2; shift ;;
+            --table-size) need_value "$@"; OPT_TABLE_SIZE=$2; shift ;;
+            --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
+            --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
+            --base-port) need_value "$@"; BASE_PORT=$2; shift ;;
+            --keep) KEEP=1 ;;
+            -h|--help) usage; exit 0 ;;
+            *) die "unknown option: $1 (see --help)" ;;
+        esac
+        shift
+    done
+
+    # The profile gives the defaults; explicit options win whatever their order.
+    if [ "$MODE" = full ]; then
+        TABLES=8; TABLE_SIZE=100000; THREADS="1 4 16 64"; CELL_TIME=10; WARMUP=20
+        BUFFER_POOL=1G
+    else
+        TABLES=4; TABLE_SIZE=10000; THREADS="4 16"; CELL_TIME=3; WARMUP=6
+        BUFFER_POOL=256M
+    fi
+    TARGETS=${OPT_TARGETS:-$ALL_TARGETS}
+    WORKLOADS=${OPT_WORKLOADS:-$ALL_WORKLOADS}
+    PS_MODES=${OPT_PS_MODES:-$ALL_PS_MODES}
+    THREADS=${OPT_THREADS:-$THREADS}
+    CELL_TIME=${OPT_TIME:-$CELL_TIME}
+    WARMUP=${OPT_WARMUP:-$WARMUP}
+    TABLES=${OPT_TABLES:-$TABLES}
+    TABLE_SIZE=${OPT_TABLE_SIZE:-$TABLE_SIZE}
+
+    local n t
+    for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" $THREADS; do
+        case "$n" in ''|*[!0-9]*) die "expected a whole number, got '$n'" ;; esac
+    done
+    [ "$CELL_TIME" -ge 1 ] || die "--time must be at least 1"
+    [ "$TABLES" -ge 1 ] && [ "$TABLE_SIZE" -ge 1 ] || die "--tables and --table-size must be at least 1"
+    [ "$BASE_PORT" -ge 1024 ] && [ "$BASE_PORT" -le 65533 ] || die "--base-port must be in 1024..65533"
+    for t in $THREADS; do [ "$t" -ge 1 ] || die "thread counts must be at least 1"; done
+    for t in $TARGETS; do
+        case " $ALL_TARGETS " in *" $t "*) ;; *) die "unknown target '$t' (known: $ALL_TARGETS)" ;; esac
+    done
+    for t in $PS_MODES; do
+        case " $ALL_PS_MODES " in *" $t "*) ;; *) die "unknown ps-mode '$t' (known: $ALL_PS_MODES)" ;; esac
+    done
+    [ -n "$TARGETS" ] && [ -n "$WORKLOADS" ] && [ -n "$PS_MODES" ] && [ -n "$THREADS" ] \
+        || die "--targets, --workloads, --threads and --ps-modes may not be empty"
+
+    # Scale the buffer pool with the data set: sysbench rows take about 250 bytes with
+    # their index entries; keep 4x that, at least the profile's size, so every read is
+    # served from memory, as in the ShardingSphere and TiProxy methodology.
+    local need_mb=$(( TABLES * TABLE_SIZE * 1000 / 1048576 + 1 ))
+    local profile_mb=${BUFFER_POOL%[MG]}
+    [ "${BUFFER_POOL: -1}" = G ] && profile_mb=$((profile_mb * 1024))
+    if [ "$need_mb" -gt "$profile_mb" ]; then
+        BUFFER_POOL="${need_mb}M"
+    fi
+
+    DB_PORT=$BASE_PORT
+    HAPROXY_PORT=$((BASE_PORT + 1))
+    STRATA_PORT=$((BASE_PORT + 2))
+}
+
+has_target() {
+    case " $TARGETS " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# ---- tools ----------------------------------------------------------------------------
+
+# Prints the path of the first of the given programs found on the PATH or in the sbin
+# folders (mariadbd and haproxy live in /usr/sbin, which is not on a normal user's PATH).
+find_bin() {
+    local name dir
+    for name in "$@"; do
+        if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
+        for dir in /usr/sbin /usr/local/sbin /sbin /usr/libexec; do
+            [ -x "$dir/$name" ] && { echo "$dir/$name"; return 0; }
+        done
+    done
+    return 1
+}
+
+# Installs the missing packages with apt-get. It never starts, stops or reconfigures a
+# service itself; the Debian packages may start their own (mariadb.service on 3306,
+# haproxy.service): this benchmark does not use them and leaves them alone.
+install_missing() {
+    local missing=()
+    find_bin sysbench >/dev/null || missing+=(sysbench)
+    find_bin haproxy >/dev/null || missing+=(haproxy)
+    { find_bin mariadbd >/dev/null && find_bin mariadb-install-db >/dev/null; } || missing+=(mariadb-server)
+    { find_bin mariadb >/dev/null && find_bin mariadb-admin >/dev/null; } || missing+=(mariadb-client)
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    command -v apt-get >/dev/null 2>&1 \
+        || die "missing: ${missing[*]}, and there is no apt-get here. Install them and run again."
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 \
+            || die "missing: ${missing[*]}. Run as root, or install them: apt-get install ${missing[*]}"
+        sudo=(sudo)
+    fi
+    say "Installing missing packages with apt-get: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    INSTALLED_PACKAGES="${missing[*]}"
+    case " ${missing[*]} " in
+        *" mariadb-server "*|*" haproxy "*)
+            echo "    Note: the packages may have started their own system services (mariadb on port 3306,"
+            echo "    haproxy). This benchmark does not use them and leaves them as they are."
+            ;;
+    esac
+}
+
+# Prints the major version of a java executable (17 for "17.0.15", 25 for "25-ea").
+java_major() {
+    local v
+    v=$("$1" -version 2>&1 | awk -F'"' '/version/ { print $2; exit }')
+    case "$v" in 1.*) v=${v#1.} ;; esac
+    v=${v%%[!0-9]*}
+    echo "${v:-0}"
+}
+
+# Same rule as Strata's bin/start.sh: keep JAVA_HOME (or the java on the PATH) when it is
+# Java 21+, else export JAVA_HOME as the newest JDK >= 21 under /usr/lib/jvm.
+select_java() {
+    local java="" best="" best_major=0 candidate major
+    if [ -n "${JAVA_HOME:-}" ]; then
+        java="$JAVA_HOME/bin/java"
+    else
+        java=$(command -v java 2>/dev/null || true)
+    fi
+    if [ -n "$java" ] && [ -x "$java" ] && [ "$(java_major "$java")" -ge "$MIN_JAVA" ]; then
+        JAVA_BIN=$java
+        return
+    fi
+    for candidate in "$JVM_DIR"/*/bin/java; do
+        [ -x "$candidate" ] || continue
+        major=$(java_major "$candidate")
+        if [ "$major" -ge "$MIN_JAVA" ] && [ "$major" -gt "$best_major" ]; then
+            best=$candidate
+            best_major=$major
+        fi
+    done
+    [ -n "$best" ] || die "Strata needs Java $MIN_JAVA+; none found (JAVA_HOME, PATH, $JVM_DIR/*). Install a JDK >= $MIN_JAVA."
+    export JAVA_HOME=${best%/bin/java}
+    JAVA_BIN=$best
+    say "${java:-java} is older than Java $MIN_JAVA; using JAVA_HOME=$JAVA_HOME"
+}
+
+locate_tools() {
+    SYSBENCH=$(find_bin sysbench) || die "sysbench not found"
+    HAPROXY=$(find_bin haproxy) || die "haproxy not found"
+    MARIADBD=$(find_bin mariadbd) || die "mariadbd not found (package mariadb-server)"
+    INSTALL_DB=$(find_bin mariadb-install-db) || die "mariadb-install-db not found (package mariadb-server)"
+    MARIADB=$(find_bin mariadb) || die "mariadb client not found (package mariadb-client)"
+    MARIADB_ADMIN=$(find_bin mariadb-admin) || die "mariadb-admin not found (package mariadb-client)"
+    local w
+    for w in $WORKLOADS; do
+        if [ -d /usr/share/sysbench ] && [ ! -f "/usr/share/sysbench/$w.lua" ] && [ ! -f "$w" ]; then
+            die "unknown sysbench workload '$w' (see /usr/share/sysbench/*.lua)"
+        fi
+    done
+}
+
+# The newest distribution tarball of this repo, unless --strata-dist says otherwise.
+locate_strata_dist() {
+    if [ -z "$STRATA_DIST" ]; then
+        STRATA_DIST=$(ls -t "$REPO_DIR"/distribution/target/strata-proxy-*-bin.tar.gz 2>/dev/null | head -n 1 || true)
+        [ -n "$STRATA_DIST" ] || die "no Strata distribution in $REPO_DIR/distribution/target; build it with
+       ./mvnw -DskipTests install    or pass --strata-dist PATH"
+    fi
+    [ -e "$STRATA_DIST" ] || die "--strata-dist: $STRATA_DIST does not exist"
+    STRATA_DIST=$(cd "$(dirname "$STRATA_DIST")" && pwd)/$(basename "$STRATA_DIST")
+}
+
+# Prints how busy the CPUs are, in percent, over one second (from /proc/stat).
+cpu_busy_percent() {
+    local a b
+    a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6; exit }' /proc/stat)
+    sleep 1
+    b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6; exit }' /proc/stat)
+    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        busy = y[1] - x[1]; idle = y[2] - x[2];
+        printf "%d", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
+}
+
+# On a small machine any other busy process skews the numbers: say so up front.
+check_idle() {
+    LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+    BUSY_AT_START=$(cpu_busy_percent 2>/dev/null || echo "?")
+    if [ "$BUSY_AT_START" != "?" ] && [ "$BUSY_AT_START" -ge 25 ]; then
+        echo "WARNING: the CPUs are ${BUSY_AT_START}% busy before the benchmark starts; results will be noisy."
+        echo "         Busiest processes (CPU% over their lifetime):"
+        ps -eo pid=,pcpu=,comm= --sort=-pcpu 2>/dev/null | head -n 5 | sed 's/^/           /' || true
+    fi
+    return 0
+}
+
+port_in_use() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+check_ports() {
+    local p
+    for p in "$DB_PORT" "$HAPROXY_PORT" "$STRATA_PORT"; do
+        port_in_use "$p" && die "port $p is in use; pick other ports with --base-port N (uses N..N+2)"
+    done
+    return 0
+}
+
+# ---- processes we start ----------------------------------------------------------------
+
+WORK_DIR=""
+MARIADB_PID=""
+LOAD_AT_START="?"
+BUSY_AT_START="?"
+HAPROXY_PID=""
+STRATA_PID=""
+INSTALLED_PACKAGES=""
+
+# True while the pid runs (a zombie, i.e. an exited child not yet reaped, does not count).
+is_alive() {
+    local stat
+    [ -n "$1" ] && stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [ "${stat%% *}" != Z ]
+}
+
+# TERM, wait up to $3 seconds, then KILL: one pid, one we started.
+stop_pid() {
+    local name=$1 pid=$2 timeout=${3:-30} i
+    is_alive "$pid" || return 0
+    echo "    stopping $name (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < timeout * 10; i++)); do
+        is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
+        sleep 0.1
+    done
+    echo "    $name (pid $pid) did not stop in ${timeout} s; sending KILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if [ "$KEEP" -eq 1 ] && [ -n "$WORK_DIR" ]; then
+        echo
+        say "--keep: left running (temp folder $WORK_DIR):"
+        [ -n "$MARIADB_PID" ] && is_alive "$MARIADB_PID" && echo "    MariaDB  pid $MARIADB_PID  127.0.0.1:$DB_PORT  (socket $WORK_DIR/mariadb/mariadb.sock)"
+        [ -n "$HAPROXY_PID" ] && is_alive "$HAPROXY_PID" && echo "    HAProxy  pid $HAPROXY_PID  127.0.0.1:$HAPROXY_PORT"
+        [ -n "$STRATA_PID" ] && is_alive "$STRATA_PID" && echo "    Strata   pid $STRATA_PID  127.0.0.1:$STRATA_PORT"
+        has_target strata && echo "    connect: $MARIADB -h127.0.0.1 -P$STRATA_PORT -usbtest -psbtest sbtest"
+        local pids
+        pids=$(echo $STRATA_PID $HAPROXY_PID $MARIADB_PID)
+        echo "    stop:    kill $pids; sleep 10; rm -rf $WORK_DIR"
+        exit "$rc"
+    fi
+    if [ -n "$STRATA_PID$HAPROXY_PID$MARIADB_PID" ]; then
+        say "Stopping what this run started"
+    fi
+    [ -n "$STRATA_PID" ] && stop_pid Strata "$STRATA_PID" 30
+    [ -n "$HAPROXY_PID" ] && stop_pid HAProxy "$HAPROXY_PID" 10
+    [ -n "$MARIADB_PID" ] && stop_pid MariaDB "$MARIADB_PID" 60
+    if [ -n "$WORK_DIR" ] && [ -d "$WORK_DIR" ]; then
+        if [ "$rc" -ne 0 ] && [ "$rc" -ne 130 ] && [ "$rc" -ne 143 ]; then
+            # A failed start: the messages above point into the temp folder, so keep its
+            # logs (not the MariaDB data).
+            rm -rf "$WORK_DIR/mariadb/data"
+            echo "    logs kept in $WORK_DIR (remove it when done)"
+        else
+            rm -rf "$WORK_DIR"
+        fi
+    fi
+    exit "$rc"
+}
+
+# Runs a command until it succeeds, for up to $1 seconds, while the pid $2 lives.
+wait_until() {
+    local timeout=$1 pid=$2 i
+    shift 2
+    for ((i = 0; i < timeout * 4; i++)); do
+        "$@" >/dev/null 2>&1 && return 0
+        is_alive "$pid" || return 1
+        sleep 0.25
+    done
+    return 1
+}
+
+db_root() {
+    "$MARIADB" --no-defaults --socket="$WORK_DIR/mariadb/mariadb.sock" -uroot "$@"
+}
+
+# A private MariaDB in its own data folder, sized to serve the data set from memory:
+# the point is to measure the proxies, not the disk.
+start_mariadb() {
+    local dir=$WORK_DIR/mariadb as_root=()
+    mkdir -p "$dir/data"
+    [ "$(id -u)" -eq 0 ] && as_root=(--user=root)
+
+    say "Creating a MariaDB data folder in $dir/data"
+    local skip_test_db=() help
+    help=$("$INSTALL_DB" --help 2>/dev/null || true)
+    case "$help" in *--skip-test-db*) skip_test_db=(--skip-test-db) ;; esac
+    # --auth-root-authentication-method=normal: root@localhost without a password, so the
+    # socket login below works whoever runs the script (not only the OS user root).
+    if ! "$INSTALL_DB" --no-defaults --datadir="$dir/data" "${as_root[@]}" "${skip_test_db[@]}" \
+            --auth-root-authentication-method=normal > "$dir/install-db.log" 2>&1; then
+        tail -n 20 "$dir/install-db.log" >&2
+        die "mariadb-install-db failed (log: $dir/install-db.log)"
+    fi
+
+    say "Starting MariaDB on 127.0.0.1:$DB_PORT (buffer pool $BUFFER_POOL)"
+    # --no-defaults: the system's /etc/mysql settings must not leak in.
+    "$MARIADBD" --no-defaults "${as_root[@]}" \
+        --datadir="$dir/data" --socket="$dir/mariadb.sock" --pid-file="$dir/mariadb.pid" \
+        --port="$DB_PORT" --bind-address=127.0.0.1 --log-error="$dir/error.log" \
+        --skip-name-resolve --skip-log-bin --performance-schema=OFF \
+        --max-connections=2000 --innodb-buffer-pool-size="$BUFFER_POOL" \
+        --innodb-log-file-size=256M --innodb-flush-log-at-trx-commit=2 \
+        > "$dir/stdout.log" 2>&1 < /dev/null &
+    MARIADB_PID=$!
+    if ! wait_until 60 "$MARIADB_PID" "$MARIADB_ADMIN" --no-defaults --socket="$dir/mariadb.sock" -uroot ping; then
+        tail -n 30 "$dir/error.log" >&2 || true
+        die "MariaDB did not start (log: $dir/error.log)"
+    fi
+
+    # The anonymous users ''@'localhost' / ''@'<host>' would shadow sbtest@'%' for local
+    # logins, so they go first.
+    local drops
+    drops=$(db_root -N -e "SELECT CONCAT('DROP USER ''''@''', host, ''';') FROM mysql.user WHERE user = ''")
+    db_root -e "$drops
+        CREATE DATABASE sbtest;
+        CREATE USER 'sbtest'@'%' IDENTIFIED BY 'sbtest';
+        GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'%';" \
+        || die "could not create the sbtest database and user"
+}
+
+# HAProxy as the reference of a proxy that only moves bytes: one TCP listener, one server.
+start_haproxy() {
+    local dir=$WORK_DIR/haproxy cpus
+    mkdir -p "$dir"
+    cpus=$(nproc)
+    cat > "$dir/haproxy.cfg" <<EOF
+# Written by bench/run.sh.
+global
+    # The same room as Strata: every core. Strata's Netty runs 2 x cores event loops, and
+    # HAProxy 2.x defaults to one thread per core too; "nbthread 1" would cap HAProxy at
+    # one core while Strata may use all of them. The queries-per-proxy-CPU-second column
+    # compares the two proxies' efficiency whatever their thread counts.
+    nbthread $cpus
+    # Far above the most sysbench threads used, so HAProxy never queues a connection.
+    maxconn 4096
+
+defaults
+    mode tcp
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+
+listen mariadb
+    bind 127.0.0.1:$HAPROXY_PORT
+    balance roundrobin
+    server mariadb1 127.0.0.1:$DB_PORT
+EOF
+    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus)"
+    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
+        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
+    # -db: foreground, no master process, so $! is the process that does the work.
+    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
+    HAPROXY_PID=$!
+    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
+        cat "$dir/haproxy.log" >&2
+        die "HAProxy did not start (log: $dir/haproxy.log)"
+    fi
+}
+
+# Strata from the distribution, with a configuration folder of our own.
+start_strata() {
+    local home conf
+    if [ -d "$STRATA_DIST" ]; then
+        say "Copying the Strata distribution $STRATA_DIST"
+        cp -a "$STRATA_DIST" "$WORK_DIR/strata-dist"
+        home=$WORK_DIR/strata-dist
+        # A pid file copied along would make start.sh think this copy is already running.
+        rm -f "$home/logs/strata.pid"
+    else
+        say "Unpacking $STRATA_DIST"
+        mkdir -p "$WORK_DIR/strata-dist"
+        tar -xzf "$STRATA_DIST" -C "$WORK_DIR/strata-dist" || die "cannot unpack $STRATA_DIST"
+        home=$(find "$WORK_DIR/strata-dist" -mindepth 1 -maxdepth 3 -type f -path '*/bin/start.sh' | head -n 1)
+        home=${home%/bin/start.sh}
+    fi
+    [ -n "$home" ] && [ -x "$home/bin/start.sh" ] || die "$STRATA_DIST holds no bin/start.sh"
+    STRATA_HOME=$home
+
+    conf=$WORK_DIR/strata-conf
+    mkdir -p "$conf"
+    [ -f "$home/conf/logback.xml" ] && cp "$home/conf/logback.xml" "$conf/"
+    cat > "$conf/server.yaml" <<EOF
+# Written by bench/run.sh.
+server:
+  host: 127.0.0.1
+  port: $STRATA_PORT
+users:
+  - { name: sbtest, password: sbtest, databases: [sbtest] }
+EOF
+    cat > "$conf/config-sbtest.yaml" <<EOF
+# Written by bench/run.sh: the empty rule chain, i.e. a pass-through proxy.
+databaseName: sbtest
+dataSources:
+  ds_0:
+    url: "jdbc:mariadb://127.0.0.1:$DB_PORT/sbtest"
+    username: sbtest
+    password: sbtest
+    maximumPoolSize: $STRATA_POOL
+rules: []
+EOF
+
+    say "Starting Strata on 127.0.0.1:$STRATA_PORT (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    if ! "$home/bin/start.sh" -c "$conf" -p "$STRATA_PORT" > "$WORK_DIR/strata-start.log" 2>&1; then
+        cat "$WORK_DIR/strata-start.log" >&2
+        die "Strata did not start"
+    fi
+    STRATA_PID=$(tr -d '[:space:]' < "$home/logs/strata.pid")
+    if ! wait_until 60 "$STRATA_PID" "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" \
+            -usbtest -psbtest sbtest -e "SELECT 1"; then
+        tail -n 30 "$home/logs/stdout.log" >&2 || true
+        die "Strata does not answer on port $STRATA_PORT (log: $home/logs/stdout.log)"
+    fi
+}
+
+port_of() {
+    case "$1" in
+        direct) echo "$DB_PORT" ;;
+        haproxy) echo "$HAPROXY_PORT" ;;
+        strata) echo "$STRATA_PORT" ;;
+    esac
+}
+
+# The process whose CPU a cell reports: the proxy, or MariaDB itself for direct.
+cpu_pid_of() {
+    case "$1" in
+        direct) echo "$MARIADB_PID" ;;
+        haproxy) echo "$HAPROXY_PID" ;;
+        strata) echo "$STRATA_PID" ;;
+    esac
+}
+
+cpu_name_of() {
+    case "$1" in
+        direct) echo mariadbd ;;
+        haproxy) echo haproxy ;;
+        strata) echo strata ;;
+    esac
+}
+
+# utime + stime of a whole process (all its threads), in clock ticks; /proc/PID/stat
+# fields 14 and 15, counted after the ")" that closes the command name.
+cpu_ticks() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+    stat=${stat##*) }
+    # shellcheck disable=SC2086
+    set -- $stat
+    echo $(( ${12} + ${13} ))
+}
+
+# ---- sysbench -------------------------------------------------------------------------
+
+# sysbench catches Ctrl-C and exits 130 by itself, so bash never sees the signal and
+# would go on with the next cell: pass it on.
+exit_if_interrupted() {
+    case "$1" in
+        130|143) echo; say "Interrupted"; exit "$1" ;;
+    esac
+}
+
+# Options every sysbench call shares (the data set, the account, the tolerated errors).
+SB_COMMON=()
+set_sysbench_common() {
+    SB_COMMON=(--db-driver=mysql --mysql-host=127.0.0.1 --mysql-user=sbtest --mysql-password=sbtest
+        --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE"
+        --mysql-ignore-errors="$IGNORE_ERRORS")
+}
+
+prepare_data() {
+    say "Loading the data set: $TABLES tables x $TABLE_SIZE rows (sysbench prepare, direct)"
+    local rc=0
+    "$SYSBENCH" oltp_read_write "${SB_COMMON[@]}" --mysql-port="$DB_PORT" \
+        --threads="$(( TABLES < 4 ? TABLES : 4 ))" prepare > "$WORK_DIR/prepare.log" 2>&1 || rc=$?
+    exit_if_interrupted "$rc"
+    if [ "$rc" -ne 0 ]; then
+        tail -n 20 "$WORK_DIR/prepare.log" >&2
+        die "sysbench prepare failed (log: $WORK_DIR/prepare.log)"
+    fi
+}
+
+# JIT compilation and the buffer pool make the first seconds through a target slower
+# than the rest; an unrecorded oltp_read_write (every kind of statement the workloads
+# send) through each target, in each ps mode, keeps that out of the first cells.
+warm_up() {
+    [ "$WARMUP" -gt 0 ] || return 0
+    local target ps n_ps secs rc
+    n_ps=$(wc -w <<< "$PS_MODES")
+    secs=$(( (WARMUP + n_ps - 1) / n_ps ))
+    for target in $TARGETS; do
+        say "Warm-up (not recorded): oltp_read_write, 8 threads, ${secs} s per ps mode ($PS_MODES) through $target"
+        for ps in $PS_MODES; do
+            rc=0
+            timeout --foreground -k 10 $((secs + 60)) "$SYSBENCH" oltp_read_write "${SB_COMMON[@]}" \
+                --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads=8 --time="$secs" \
+                run > "$WORK_DIR/warmup-$target-$ps.log" 2>&1 || rc=$?
+            exit_if_interrupted "$rc"
+            [ "$rc" -eq 0 ] || echo "    warm-up through $target ($ps) failed (exit code $rc); the matrix will show it"
+        done
+    done
+}
+
+# Runs one cell and sets R_* to its results. Never exits on a failed sysbench.
+run_cell() {
+    local workload=$1 ps=$2 threads=$3 target=$4
+    local log="$WORK_DIR/cells/$workload-$ps-$threads-$target.log"
+    local pid db0 db1 p0 p1 rc=0 tck
+    tck=$(getconf CLK_TCK)
+    pid=$(cpu_pid_of "$target")
+    R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QPC="" R_QUERIES=0
+
+    if ! is_alive "$pid"; then
+        R_STATUS=FAILED R_NOTE="$(cpu_name_of "$target") process (pid $pid) is gone"
+        return
+    fi
+    p0=$(cpu_ticks "$pid"); db0=$(cpu_ticks "$MARIADB_PID")
+    # --verbosity=4 makes sysbench say when the server refused a prepared statement and it
+    # fell back to client-side emulation (which would silently turn an "auto" cell into a
+    # text-protocol one). timeout: a stuck proxy fails the cell instead of the whole run.
+    timeout --foreground -k 10 $((CELL_TIME + 60)) "$SYSBENCH" "$workload" "${SB_COMMON[@]}" \
+        --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads="$threads" \
+        --time="$CELL_TIME" --report-interval=0 --percentile=95 --verbosity=4 \
+        run > "$log" 2>&1 || rc=$?
+    exit_if_interrupted "$rc"
+    p1=$(cpu_ticks "$pid"); db1=$(cpu_ticks "$MARIADB_PID")
+
+    R_CPU=$(awk -v a="$p0" -v b="$p1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+    R_DBCPU=$(awk -v a="$db0" -v b="$db1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+
+    local qline
+    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
+    if [ -n "$qline" ]; then
+        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
+        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
+    fi
+    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
+    local ign rec
+    ign=$(awk '/ignored errors:/ { print $3; exit }' "$log")
+    rec=$(awk '/reconnects:/ { print $2; exit }' "$log")
+    R_ERRORS=$(( ${ign:-0} + ${rec:-0} ))
+
+    local fatal fallback
+    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
+    fallback=$(grep -m 1 'using emulation' "$log" || true)
+    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
+        R_STATUS=FAILED
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            R_NOTE="sysbench did not finish within $((CELL_TIME + 60)) s"
+        elif [ -n "$fatal" ]; then
+            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
+        else
+            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
+        fi
+        [ -n "$fallback" ] && R_NOTE="$R_NOTE; also: prepared statements refused"
+        R_QPS=0 R_QPC="" R_P95=""
+        return
+    fi
+    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
+        # The cell ran, but not with prepared statements: comparing it with the other
+        # targets' binary-protocol cells would be wrong, so it counts as failed.
+        R_STATUS=FAILED
+        local code
+        code=$(echo "$fallback" | sed -E 's/.*\(([0-9]+): .*/\1/')
+        R_NOTE="server refused COM_STMT_PREPARE (error $code); sysbench fell back to the text protocol: $R_QPS qps, p95 $R_P95 ms (not counted)"
+        R_QPS=0 R_QPC="" R_P95=""
+        return
+    fi
+    R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
+}
+
+# ---- report ---------------------------------------------------------------------------
+
+declare -A RES_QPS RES_P95 RES_ERR RES_CPU RES_DBCPU RES_QPC RES_STATUS RES_NOTE
+CELLS=()
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && a > 0 && b > 0) printf "%.3f", a / b }'
+}
+
+machine_info() {
+    local cpu mem
+    cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+    mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || true)
+    echo "Command:   $ORIG_COMMAND"
+    echo "Machine:   $(nproc) CPUs, ${cpu:-unknown CPU}, $mem, kernel $(uname -r)"
+    [ -r /etc/os-release ] && echo "OS:        $(. /etc/os-release && echo "$PRETTY_NAME")"
+    echo "MariaDB:   $("$MARIADBD" --version 2>/dev/null | head -n 1)"
+    echo "HAProxy:   $("$HAPROXY" -v 2>/dev/null | head -n 1)"
+    echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
+    echo "Java:      $("$JAVA_BIN" -version 2>&1 | head -n 1) ($JAVA_BIN)"
+    echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
+    [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
+    echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target"
+}
+
+print_table() {
+    local key w ps t target cpu
+    printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s  %s\n' \
+        workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" status
+    for key in "${CELLS[@]}"; do
+        IFS='|' read -r w ps t target <<< "$key"
+        cpu=${RES_CPU[$key]}
+        [ -n "$cpu" ] && [ "$target" = direct ] && cpu="$cpu (mariadbd)"
+        local rd="" rh="" rc=""
+        if [ "$target" = strata ]; then
+            rd=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|direct]:-}")
+            rh=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|haproxy]:-}")
+            rc=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|haproxy]:-}")
+        fi
+        printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s  %s\n' \
+            "$w" "$ps" "$t" "$target" "${RES_QPS[$key]}" "${RES_P95[$key]:--}" "${RES_ERR[$key]}" \
+            "${cpu:--}" "${RES_QPC[$key]:--}" "${rd:--}" "${rh:--}" "${rc:--}" "${RES_STATUS[$key]}"
+    done
+}
+
+print_failures() {
+    local key any=0
+    for key in "${CELLS[@]}"; do
+        [ "${RES_STATUS[$key]}" = ok ] && continue
+        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
+        echo "  ${key//|/ }: ${RES_NOTE[$key]}"
+    done
+    return 0
+}
+
+# The temp folder goes away at the end: keep the sysbench output of every failed cell,
+# and Strata's logs when a Strata cell failed, next to the results.
+save_failure_logs() {
+    local dir=$1 key w ps t target log strata_failed=0
+    for key in "${CELLS[@]}"; do
+        [ "${RES_STATUS[$key]}" = ok ] && continue
+        IFS='|' read -r w ps t target <<< "$key"
+        mkdir -p "$dir"
+        log="$WORK_DIR/cells/$w-$ps-$t-$target.log"
+        [ -f "$log" ] && cp "$log" "$dir/"
+        [ "$target" = strata ] && strata_failed=1
+    done
+    if [ "$strata_failed" -eq 1 ] && [ -n "${STRATA_HOME:-}" ]; then
+        cp "$STRATA_HOME"/logs/*.log "$dir/" 2>/dev/null || true
+    fi
+    [ -d "$dir" ] && echo "Logs of the failed cells: $dir"
+    return 0
+}
+
+csv_field() {
+    local v=$1
+    case "$v" in
+        *[,\"]*) v=${v//\"/\"\"}; echo "\"$v\"" ;;
+        *) echo "$v" ;;
+    esac
+}
+
+write_csv() {
+    local file=$1 key w ps t target rd rh rc
+    {
+        echo "workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,cpu_process,db_cpu_s,note"
+        for key in "${CELLS[@]}"; do
+            IFS='|' read -r w ps t target <<< "$key"
+            rd="" rh="" rc=""
+            if [ "$target" = strata ]; then
+                rd=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|direct]:-}")
+                rh=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|haproxy]:-}")
+                rc=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|haproxy]:-}")
+            fi
+            echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$rd,$rh,$rc,${RES_STATUS[$key]},$(cpu_name_of "$target"),${RES_DBCPU[$key]},$(csv_field "${RES_NOTE[$key]}")"
+        done
+    } > "$file"
+}
+
+# ---- main -----------------------------------------------------------------------------
+
+main() {
+    parse_args "$@"
+    set_sysbench_common
+    install_missing
+    locate_tools
+    select_java
+    locate_strata_dist
+    check_ports
+    check_idle
+
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    WORK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
+    mkdir -p "$WORK_DIR/cells"
+    say "Temp folder: $WORK_DIR"
+
+    start_mariadb
+    has_target haproxy && start_haproxy
+    has_target strata && start_strata
+    prepare_data
+    warm_up
+
+    local n_w n_p n_t n_g total i=0 w ps t target key
+    n_w=$(wc -w <<< "$WORKLOADS"); n_p=$(wc -w <<< "$PS_MODES")
+    n_t=$(wc -w <<< "$THREADS"); n_g=$(wc -w <<< "$TARGETS")
+    total=$((n_w * n_p * n_t * n_g))
+    say "Running $total cells of ${CELL_TIME} s (about $(( total * (CELL_TIME + 1) / 60 + 1 )) min)"
+    for w in $WORKLOADS; do
+        for ps in $PS_MODES; do
+            for t in $THREADS; do
+                for target in $TARGETS; do
+                    i=$((i + 1))
+                    key="$w|$ps|$t|$target"
+                    run_cell "$w" "$ps" "$t" "$target"
+                    CELLS+=("$key")
+                    RES_QPS[$key]=$R_QPS RES_P95[$key]=$R_P95 RES_ERR[$key]=$R_ERRORS
+                    RES_CPU[$key]=$R_CPU RES_DBCPU[$key]=$R_DBCPU RES_QPC[$key]=$R_QPC
+                    RES_STATUS[$key]=$R_STATUS RES_NOTE[$key]=$R_NOTE
+                    printf '  [%2d/%d] %-18s %-7s %3s thr %-8s qps %10s  p95 %7s ms  errors %4s  cpu %6s s  %s\n' \
+                        "$i" "$total" "$w" "$ps" "$t" "$target" "$R_QPS" "${R_P95:--}" "$R_ERRORS" \
+                        "${R_CPU:--}" "$R_STATUS${R_NOTE:+: $R_NOTE}"
+                done
+            done
+        done
+    done
+
+    mkdir -p "$RESULTS_DIR"
+    local stamp csv txt
+    stamp=$(date +%Y%m%d-%H%M%S)
+    csv="$RESULTS_DIR/$stamp.csv"
+    txt="$RESULTS_DIR/$stamp.txt"
+    write_csv "$csv"
+    {
+        echo
+        machine_info
+        echo
+        print_table
+        print_failures
+        save_failure_logs "$RESULTS_DIR/$stamp-failed"
+        echo
+        echo "proxy_cpu_s: CPU seconds (user+system) of the proxy process during the cell; for direct,"
+        echo "of mariadbd. q/cpu_s: queries per proxy CPU-second. s/direct, s/haprx: Strata's QPS over"
+        echo "direct's and HAProxy's; s/h q/cpu: Strata's queries per CPU-second over HAProxy's."
+    } | tee "$txt"
+    echo
+    say "Results: $csv"
+    say "Report:  $txt"
+}
+
+main "$@"

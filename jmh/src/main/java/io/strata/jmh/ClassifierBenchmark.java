@@ -1,0 +1,96 @@
+package io.strata.jmh;
+
+import io.strata.rule.RouteResult;
+import io.strata.rule.RuleChain;
+import io.strata.rule.StatementContext;
+import io.strata.rule.sql.SqlClassifier;
+import io.strata.rule.sql.SqlKind;
+import io.strata.rule.sql.SqlStatementInfo;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The rule engine's fast path, run once for every COM_QUERY before it is routed: {@link SqlClassifier#classify}
+ * lexes the statement text (kind, multi-statement, session pinning) and {@link RuleChain#route} applies the rules;
+ * the empty chain is the pass-through proxy. Both run on the client's event loop, so their cost is added to every
+ * statement's latency.
+ *
+ * <ul>
+ *   <li>{@code classify}: the statements of sysbench's oltp_read_write as text with literals, as sysbench sends
+ *       them with {@code --db-ps-mode=disable} (how the README runs it against Strata);</li>
+ *   <li>{@code route}: the empty chain, with the {@link StatementContext} the command handler builds per statement.</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class ClassifierBenchmark {
+
+    static final Map<String, String> STATEMENTS = Map.of(
+            "point_select", "SELECT c FROM sbtest1 WHERE id=5021",
+            "range_select", "SELECT c FROM sbtest1 WHERE id BETWEEN 5021 AND 5120",
+            "distinct_range", "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN 5021 AND 5120 ORDER BY c",
+            "update_index", "UPDATE sbtest1 SET k=k+1 WHERE id=5021",
+            "update_non_index", "UPDATE sbtest1 SET c='" + Wire.C + "' WHERE id=5021",
+            "insert", "INSERT INTO sbtest1 (id, k, c, pad) VALUES (5021, 4993, '" + Wire.C + "', '" + Wire.PAD
+                    + "')",
+            "begin", "BEGIN",
+            "commit", "COMMIT");
+
+    @State(Scope.Thread)
+    public static class Statement {
+        @Param({"point_select", "range_select", "distinct_range", "update_index", "update_non_index", "insert",
+                "begin", "commit"})
+        String statement;
+        String sql;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            sql = STATEMENTS.get(statement);
+            if (SqlClassifier.classify(sql).pinsSession()) {
+                throw new IllegalStateException("a sysbench statement must not pin the session: " + sql);
+            }
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class EmptyChain {
+        RuleChain chain;
+        SqlStatementInfo info;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            chain = new RuleChain("ds0", List.of());
+            info = SqlClassifier.classify(STATEMENTS.get("point_select"));
+            if (info.kind() != SqlKind.SELECT) {
+                throw new IllegalStateException("unexpected " + info);
+            }
+        }
+    }
+
+    @Benchmark
+    public SqlStatementInfo classify(Statement s) {
+        return SqlClassifier.classify(s.sql);
+    }
+
+    @Benchmark
+    public RouteResult route(EmptyChain s) {
+        return s.chain.route(new StatementContext("sbtest", s.info, false));
+    }
+}
