@@ -213,8 +213,11 @@ class PreparedStatementIT {
                 st.execute("KILL " + backendThread);
             }
             Thread.sleep(300);
-            long next = Long.parseLong(binaryCell(execute(client, id, 0)));
+            // Types are not sent again (new-params-bound 0): the fresh backend statement has none, so Strata adds
+            // the ones the client bound before.
+            long next = Long.parseLong(binaryCell(executeReusingTypes(client, id, 0)));
             assertTrue(next != backendThread, "re-prepared on another backend connection");
+            assertEquals(Long.toString(next + 5), binaryCell(executeReusingTypes(client, id, 5)));
         }
     }
 
@@ -346,6 +349,13 @@ class PreparedStatementIT {
     static long statementId(List<byte[]> prepareResponse) {
         byte[] ok = prepareResponse.get(0);
         return (ok[5] & 0xFFL) | (ok[6] & 0xFFL) << 8 | (ok[7] & 0xFFL) << 16 | (ok[8] & 0xFFL) << 24;
+    }
+
+    /** COM_STMT_EXECUTE with one INT parameter whose type the client bound before (new-params-bound 0). */
+    static List<byte[]> executeReusingTypes(RawClient client, long id, int param) throws IOException {
+        byte[] payload = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24), 0, 1, 0, 0, 0,
+                0, 0, (byte) param, (byte) (param >> 8), (byte) (param >> 16), (byte) (param >> 24)};
+        return client.command(0x17, payload, ResponseKind.QUERY);
     }
 
     /** COM_STMT_EXECUTE with one INT parameter, types bound. */

@@ -33,10 +33,16 @@ public final class BackendConnector {
      * {@link io.strata.protocol.MySQLException} naming the data source when the server is unreachable or refuses.
      */
     public CompletableFuture<BackendConnection> connect(DataSourceConfig dataSource, int flavor) {
+        return connect(dataSource, flavor, group);
+    }
+
+    /** @param loop the event loop (or group) the new connection's channel is registered with */
+    public CompletableFuture<BackendConnection> connect(DataSourceConfig dataSource, int flavor,
+                                                        EventLoopGroup loop) {
         CompletableFuture<BackendConnection> result = new CompletableFuture<>();
         BackendHandshake handshake = new BackendHandshake(dataSource, flavor, result);
         Bootstrap bootstrap = new Bootstrap()
-                .group(group)
+                .group(loop)
                 .channel(Transports.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)

@@ -1,5 +1,6 @@
 package io.strata.backend.connection;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.strata.config.DataSourceConfig;
@@ -32,13 +33,21 @@ public final class BackendPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BackendPool.class);
     private static final long EVICTION_PERIOD_SECONDS = 30;
 
-    private record Waiter(int flavor, CompletableFuture<BackendConnection> future, ScheduledFuture<?> timeout) {
+    private record Waiter(int flavor, EventLoop loop, CompletableFuture<BackendConnection> future,
+                          ScheduledFuture<?> timeout) {
+    }
+
+    /** Idle connections are kept by flavor and by the event loop their channel lives on. */
+    private record IdleKey(int flavor, EventLoop loop) {
+        static IdleKey of(BackendConnection connection) {
+            return new IdleKey(connection.flavor(), connection.channel().eventLoop());
+        }
     }
 
     private final DataSourceConfig config;
     private final BackendConnector connector;
     private final EventLoopGroup timers;
-    private final Map<Integer, Deque<BackendConnection>> idle = new HashMap<>();
+    private final Map<IdleKey, Deque<BackendConnection>> idle = new HashMap<>();
     private final Set<BackendConnection> all = new HashSet<>();
     private final Deque<Waiter> waiters = new ArrayDeque<>();
     private final ScheduledFuture<?> eviction;
@@ -62,23 +71,32 @@ public final class BackendPool implements AutoCloseable {
         return config;
     }
 
-    /** A connection of the given flavor: an idle one, a new one, or the next one released, within connectionTimeout. */
+    /** A connection of the given flavor on any event loop. */
     public CompletableFuture<BackendConnection> acquire(int flavor) {
+        return acquire(flavor, timers.next());
+    }
+
+    /**
+     * A connection of the given flavor: an idle one, a new one, or the next one released, within connectionTimeout.
+     * Connections on {@code loop} (the client's event loop) come first and new ones are opened there, so relaying
+     * stays on one thread: no task hand-off and no wake-up between loops per packet.
+     */
+    public CompletableFuture<BackendConnection> acquire(int flavor, EventLoop loop) {
         CompletableFuture<BackendConnection> future = new CompletableFuture<>();
         BackendConnection ready;
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed"));
             }
-            ready = pollIdle(flavor);
+            ready = pollIdle(flavor, loop);
             if (ready == null) {
-                if (size() < config.maximumPoolSize() || closeIdleOfOtherFlavor()) {
-                    open(flavor, future);
+                if (size() < config.maximumPoolSize() || closeIdleOfOtherFlavor(flavor)) {
+                    open(flavor, loop, future);
                     return future;
                 }
                 ScheduledFuture<?> timeout = timers.next().schedule(() -> expire(future),
                         config.connectionTimeoutMillis(), TimeUnit.MILLISECONDS);
-                waiters.add(new Waiter(flavor, future, timeout));
+                waiters.add(new Waiter(flavor, loop, future, timeout));
                 return future;
             }
         }
@@ -106,10 +124,10 @@ public final class BackendPool implements AutoCloseable {
                     connection.close();
                     Waiter other = waiters.poll();
                     other.timeout().cancel(false);
-                    open(other.flavor(), other.future());
+                    open(other.flavor(), other.loop(), other.future());
                     return;
                 }
-                idle.computeIfAbsent(connection.flavor(), f -> new ArrayDeque<>()).addFirst(connection);
+                idle.computeIfAbsent(IdleKey.of(connection), f -> new ArrayDeque<>()).addFirst(connection);
                 return;
             }
         }
@@ -130,7 +148,7 @@ public final class BackendPool implements AutoCloseable {
             waiter = waiters.poll();
             if (waiter != null) {
                 waiter.timeout().cancel(false);
-                open(waiter.flavor(), waiter.future());
+                open(waiter.flavor(), waiter.loop(), waiter.future());
             }
         }
     }
@@ -162,8 +180,24 @@ public final class BackendPool implements AutoCloseable {
         return all.size() + opening;
     }
 
-    private BackendConnection pollIdle(int flavor) {
-        Deque<BackendConnection> deque = idle.get(flavor);
+    /** The most recently used idle connection on {@code loop}, else on any loop; dead ones are dropped. */
+    private BackendConnection pollIdle(int flavor, EventLoop loop) {
+        BackendConnection connection = pollIdle(idle.get(new IdleKey(flavor, loop)));
+        if (connection != null) {
+            return connection;
+        }
+        for (Map.Entry<IdleKey, Deque<BackendConnection>> entry : idle.entrySet()) {
+            if (entry.getKey().flavor() == flavor) {
+                connection = pollIdle(entry.getValue());
+                if (connection != null) {
+                    return connection;
+                }
+            }
+        }
+        return null;
+    }
+
+    private BackendConnection pollIdle(Deque<BackendConnection> deque) {
         while (deque != null && !deque.isEmpty()) {
             BackendConnection connection = deque.pollFirst();
             if (connection.isActive() && !expired(connection)) {
@@ -175,9 +209,9 @@ public final class BackendPool implements AutoCloseable {
         return null;
     }
 
-    private boolean closeIdleOfOtherFlavor() {
-        for (Deque<BackendConnection> deque : idle.values()) {
-            BackendConnection victim = deque.pollLast();
+    private boolean closeIdleOfOtherFlavor(int flavor) {
+        for (Map.Entry<IdleKey, Deque<BackendConnection>> entry : idle.entrySet()) {
+            BackendConnection victim = entry.getKey().flavor() == flavor ? null : entry.getValue().pollLast();
             if (victim != null) {
                 all.remove(victim);
                 victim.close();
@@ -199,9 +233,9 @@ public final class BackendPool implements AutoCloseable {
     }
 
     /** Called with the lock held; the connect itself completes later on an event loop. */
-    private void open(int flavor, CompletableFuture<BackendConnection> future) {
+    private void open(int flavor, EventLoop loop, CompletableFuture<BackendConnection> future) {
         opening++;
-        connector.connect(config, flavor).whenComplete((connection, error) -> {
+        connector.connect(config, flavor, loop).whenComplete((connection, error) -> {
             synchronized (this) {
                 opening--;
                 if (error == null) {
@@ -227,14 +261,14 @@ public final class BackendPool implements AutoCloseable {
             if (!all.remove(connection)) {
                 return;
             }
-            Deque<BackendConnection> deque = idle.get(connection.flavor());
+            Deque<BackendConnection> deque = idle.get(IdleKey.of(connection));
             if (deque != null) {
                 deque.remove(connection);
             }
             Waiter waiter = closed ? null : waiters.poll();
             if (waiter != null) {
                 waiter.timeout().cancel(false);
-                open(waiter.flavor(), waiter.future());
+                open(waiter.flavor(), waiter.loop(), waiter.future());
             }
         }
     }

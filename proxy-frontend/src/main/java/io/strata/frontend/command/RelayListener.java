@@ -52,10 +52,15 @@ final class RelayListener implements ResponseListener {
      */
     @Override
     public void onComplete(ResponseSummary summary) {
-        client.eventLoop().execute(() -> {
+        Runnable complete = () -> {
             onComplete.accept(summary);
             client.flush();
-        });
+        };
+        if (client.eventLoop().inEventLoop()) {
+            complete.run(); // the backend connection lives on the client's loop: no hand-off
+        } else {
+            client.eventLoop().execute(complete);
+        }
     }
 
     @Override

@@ -56,7 +56,7 @@ final class RelayRunner implements StatementRunner {
     @Override
     public void run(Command command) {
         connection(command).whenComplete((connection, error) ->
-                ctx.executor().execute(() -> {
+                onLoop(command.next(), () -> {
                     if (error != null) {
                         command.payload().release();
                         borrowFailed(error, command.next());
@@ -74,7 +74,7 @@ final class RelayRunner implements StatementRunner {
     @Override
     public void prepare(Command command, int clientId) {
         connection(command).whenComplete((connection, error) ->
-                ctx.executor().execute(() -> {
+                onLoop(command.next(), () -> {
                     if (error != null) {
                         command.payload().release();
                         session.prepareFailed();
@@ -120,7 +120,7 @@ final class RelayRunner implements StatementRunner {
         connection(command)
                 .thenCompose(connection -> BackendStatements.prepared(connection, statement)
                         .thenApply(s -> connection))
-                .whenComplete((connection, error) -> ctx.executor().execute(() -> {
+                .whenComplete((connection, error) -> onLoop(command.next(), () -> {
                     if (error != null) {
                         command.payload().release();
                         if (command.kind() == null) {
@@ -133,7 +133,10 @@ final class RelayRunner implements StatementRunner {
                     if (!usable(connection, command.next(), () -> runStatement(command, statement))) {
                         return;
                     }
+                    boolean cursorRequested = command.kind() == ResponseKind.QUERY
+                            && ComStmtExecute.opensCursor(command.payload());
                     BackendStatement backend = connection.statement(statement.sql());
+                    // may replace (and release) the client's payload: read nothing from it after this
                     ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
                     if (command.kind() == null) {
                         pinned = connection;
@@ -142,8 +145,6 @@ final class RelayRunner implements StatementRunner {
                         completion.done();
                         return;
                     }
-                    boolean cursorRequested = command.kind() == ResponseKind.QUERY
-                            && ComStmtExecute.opensCursor(command.payload());
                     start(connection, payload, command.kind(), statement.info(), command.next(), null,
                             summary -> afterStatement(command.kind(), statement, cursorRequested, summary));
                 }));
@@ -170,6 +171,29 @@ final class RelayRunner implements StatementRunner {
                 session.longDataPending(false);
                 session.cursor(statement, false);
             }
+        }
+    }
+
+    /**
+     * Runs a step on the client's event loop: at once when already there (a connection of the same loop), else
+     * queued. A step that fails unexpectedly answers the client with an error rather than leaving it waiting.
+     */
+    private void onLoop(int next, Runnable task) {
+        Runnable guarded = () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("session {}: command failed in Strata", session.connectionId(), e);
+                if (!completion.closed()) {
+                    Responses.err(ctx.channel(), next, MySQLException.toErrPacket(e));
+                    completion.done();
+                }
+            }
+        };
+        if (ctx.executor().inEventLoop()) {
+            guarded.run();
+        } else {
+            ctx.executor().execute(guarded);
         }
     }
 
@@ -216,7 +240,7 @@ final class RelayRunner implements StatementRunner {
             }
             giveBack(unpin());
         }
-        return pool.acquire(session.flavor());
+        return pool.acquire(session.flavor(), ctx.channel().eventLoop());
     }
 
     private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
