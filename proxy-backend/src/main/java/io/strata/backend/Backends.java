@@ -17,28 +17,34 @@ import java.util.Map;
 public final class Backends implements AutoCloseable {
 
     private final BackendConnector connector;
-    private final Map<String, BackendPool> pools = new LinkedHashMap<>();
+    private final Map<String, Map<String, BackendPool>> pools = new LinkedHashMap<>();
 
     public Backends(StrataConfig config, EventLoopGroup group) {
         this.connector = new BackendConnector(group);
         for (DatabaseConfig database : config.databases().values()) {
             for (DataSourceConfig dataSource : database.dataSources().values()) {
-                pools.put(key(database.databaseName(), dataSource.name()),
-                        new BackendPool(dataSource, connector, group));
+                pools.computeIfAbsent(database.databaseName(), d -> new LinkedHashMap<>())
+                        .put(dataSource.name(), new BackendPool(dataSource, connector, group));
             }
         }
     }
 
+    /** Two lookups and no key building: this runs for every statement. */
     public BackendPool pool(String database, String dataSource) {
-        BackendPool pool = pools.get(key(database, dataSource));
+        Map<String, BackendPool> ofDatabase = pools.get(database);
+        BackendPool pool = ofDatabase == null ? null : ofDatabase.get(dataSource);
         if (pool == null) {
             throw new IllegalArgumentException("no data source '" + dataSource + "' in database '" + database + "'");
         }
         return pool;
     }
 
+    /** Every pool, in configuration order, keyed "database/dataSource". */
     public Map<String, BackendPool> pools() {
-        return Map.copyOf(pools);
+        Map<String, BackendPool> all = new LinkedHashMap<>();
+        pools.forEach((database, ofDatabase) -> ofDatabase.forEach((name, pool) -> all.put(key(database, name),
+                pool)));
+        return all;
     }
 
     public BackendConnector connector() {
@@ -47,7 +53,7 @@ public final class Backends implements AutoCloseable {
 
     @Override
     public void close() {
-        pools.values().forEach(BackendPool::close);
+        pools.values().forEach(ofDatabase -> ofDatabase.values().forEach(BackendPool::close));
     }
 
     private static String key(String database, String dataSource) {

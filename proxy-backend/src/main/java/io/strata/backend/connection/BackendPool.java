@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -37,17 +37,37 @@ public final class BackendPool implements AutoCloseable {
                           ScheduledFuture<?> timeout) {
     }
 
-    /** Idle connections are kept by flavor and by the event loop their channel lives on. */
-    private record IdleKey(int flavor, EventLoop loop) {
-        static IdleKey of(BackendConnection connection) {
-            return new IdleKey(connection.flavor(), connection.channel().eventLoop());
+    /**
+     * The idle connections of one event loop, by flavor (a client population has one or two flavors, so a short
+     * list beats a map, and looking one up allocates nothing).
+     */
+    private static final class LoopIdle {
+        private final List<Deque<BackendConnection>> byFlavor = new ArrayList<>(2);
+        private final List<Integer> flavors = new ArrayList<>(2);
+
+        Deque<BackendConnection> get(int flavor, boolean create) {
+            for (int i = 0; i < flavors.size(); i++) {
+                if (flavors.get(i) == flavor) {
+                    return byFlavor.get(i);
+                }
+            }
+            if (!create) {
+                return null;
+            }
+            Deque<BackendConnection> deque = new ArrayDeque<>();
+            flavors.add(flavor);
+            byFlavor.add(deque);
+            return deque;
         }
     }
 
     private final DataSourceConfig config;
+    private final int maximumPoolSize;
+    private final long connectionTimeoutMillis;
+    private final long maxLifetimeNanos;
     private final BackendConnector connector;
     private final EventLoopGroup timers;
-    private final Map<IdleKey, Deque<BackendConnection>> idle = new HashMap<>();
+    private final Map<EventLoop, LoopIdle> idle = new IdentityHashMap<>();
     private final Set<BackendConnection> all = new HashSet<>();
     private final Deque<Waiter> waiters = new ArrayDeque<>();
     private final ScheduledFuture<?> eviction;
@@ -57,6 +77,9 @@ public final class BackendPool implements AutoCloseable {
 
     public BackendPool(DataSourceConfig config, BackendConnector connector, EventLoopGroup timers) {
         this.config = config;
+        this.maximumPoolSize = config.maximumPoolSize();
+        this.connectionTimeoutMillis = config.connectionTimeoutMillis();
+        this.maxLifetimeNanos = TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMillis());
         this.connector = connector;
         this.timers = timers;
         this.eviction = timers.next().scheduleWithFixedDelay(this::evictIdle, EVICTION_PERIOD_SECONDS,
@@ -90,12 +113,12 @@ public final class BackendPool implements AutoCloseable {
             }
             ready = pollIdle(flavor, loop);
             if (ready == null) {
-                if (size() < config.maximumPoolSize() || closeIdleOfOtherFlavor(flavor)) {
+                if (size() < maximumPoolSize || closeIdleOfOtherFlavor(flavor)) {
                     open(flavor, loop, future);
                     return future;
                 }
                 ScheduledFuture<?> timeout = timers.next().schedule(() -> expire(future),
-                        config.connectionTimeoutMillis(), TimeUnit.MILLISECONDS);
+                        connectionTimeoutMillis, TimeUnit.MILLISECONDS);
                 waiters.add(new Waiter(flavor, loop, future, timeout));
                 return future;
             }
@@ -127,7 +150,7 @@ public final class BackendPool implements AutoCloseable {
                     open(other.flavor(), other.loop(), other.future());
                     return;
                 }
-                idle.computeIfAbsent(IdleKey.of(connection), f -> new ArrayDeque<>()).addFirst(connection);
+                idleDeque(connection, true).addFirst(connection);
                 return;
             }
         }
@@ -154,7 +177,7 @@ public final class BackendPool implements AutoCloseable {
     }
 
     public synchronized PoolStats stats() {
-        int idleCount = idle.values().stream().mapToInt(Deque::size).sum();
+        int idleCount = idle.values().stream().flatMap(l -> l.byFlavor.stream()).mapToInt(Deque::size).sum();
         return new PoolStats(name(), size(), all.size() - idleCount, idleCount, waiters.size());
     }
 
@@ -182,19 +205,24 @@ public final class BackendPool implements AutoCloseable {
 
     /** The most recently used idle connection on {@code loop}, else on any loop; dead ones are dropped. */
     private BackendConnection pollIdle(int flavor, EventLoop loop) {
-        BackendConnection connection = pollIdle(idle.get(new IdleKey(flavor, loop)));
+        LoopIdle local = idle.get(loop);
+        BackendConnection connection = local == null ? null : pollIdle(local.get(flavor, false));
         if (connection != null) {
             return connection;
         }
-        for (Map.Entry<IdleKey, Deque<BackendConnection>> entry : idle.entrySet()) {
-            if (entry.getKey().flavor() == flavor) {
-                connection = pollIdle(entry.getValue());
-                if (connection != null) {
-                    return connection;
-                }
+        for (LoopIdle other : idle.values()) {
+            connection = other == local ? null : pollIdle(other.get(flavor, false));
+            if (connection != null) {
+                return connection;
             }
         }
         return null;
+    }
+
+    private Deque<BackendConnection> idleDeque(BackendConnection connection, boolean create) {
+        EventLoop loop = connection.channel().eventLoop();
+        LoopIdle loopIdle = create ? idle.computeIfAbsent(loop, l -> new LoopIdle()) : idle.get(loop);
+        return loopIdle == null ? null : loopIdle.get(connection.flavor(), create);
     }
 
     private BackendConnection pollIdle(Deque<BackendConnection> deque) {
@@ -210,12 +238,15 @@ public final class BackendPool implements AutoCloseable {
     }
 
     private boolean closeIdleOfOtherFlavor(int flavor) {
-        for (Map.Entry<IdleKey, Deque<BackendConnection>> entry : idle.entrySet()) {
-            BackendConnection victim = entry.getKey().flavor() == flavor ? null : entry.getValue().pollLast();
-            if (victim != null) {
-                all.remove(victim);
-                victim.close();
-                return true;
+        for (LoopIdle loopIdle : idle.values()) {
+            for (int i = 0; i < loopIdle.flavors.size(); i++) {
+                BackendConnection victim = loopIdle.flavors.get(i) == flavor ? null
+                        : loopIdle.byFlavor.get(i).pollLast();
+                if (victim != null) {
+                    all.remove(victim);
+                    victim.close();
+                    return true;
+                }
             }
         }
         return false;
@@ -261,7 +292,7 @@ public final class BackendPool implements AutoCloseable {
             if (!all.remove(connection)) {
                 return;
             }
-            Deque<BackendConnection> deque = idle.get(IdleKey.of(connection));
+            Deque<BackendConnection> deque = idleDeque(connection, false);
             if (deque != null) {
                 deque.remove(connection);
             }
@@ -288,8 +319,7 @@ public final class BackendPool implements AutoCloseable {
     }
 
     private boolean expired(BackendConnection connection) {
-        return System.nanoTime() - connection.createdNanos()
-                > TimeUnit.MILLISECONDS.toNanos(config.maxLifetimeMillis());
+        return System.nanoTime() - connection.createdNanos() > maxLifetimeNanos;
     }
 
     private void evictIdle() {
@@ -297,7 +327,7 @@ public final class BackendPool implements AutoCloseable {
         List<BackendConnection> victims = new ArrayList<>();
         synchronized (this) {
             int keep = config.minimumIdle();
-            for (Deque<BackendConnection> deque : idle.values()) {
+            for (Deque<BackendConnection> deque : idle.values().stream().flatMap(l -> l.byFlavor.stream()).toList()) {
                 for (Iterator<BackendConnection> it = deque.descendingIterator(); it.hasNext(); ) {
                     BackendConnection connection = it.next();
                     boolean stale = System.nanoTime() - connection.lastUsedNanos() > limit || expired(connection);
