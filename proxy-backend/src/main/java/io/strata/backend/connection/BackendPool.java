@@ -127,6 +127,13 @@ public final class BackendPool implements AutoCloseable {
         return future;
     }
 
+    /** An idle connection of the flavor (the loop's own first), or null at once: the allocation-free fast path. */
+    public BackendConnection tryAcquire(int flavor, EventLoop loop) {
+        synchronized (this) {
+            return closed ? null : pollIdle(flavor, loop);
+        }
+    }
+
     /** Gives a connection back: to a waiter, to the idle list, or closed when it holds state or is too old. */
     public void release(BackendConnection connection) {
         if (!connection.isActive() || connection.dirty() || connection.busy() || expired(connection)) {

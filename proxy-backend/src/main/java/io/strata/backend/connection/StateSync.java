@@ -24,6 +24,13 @@ public final class StateSync {
     private StateSync() {
     }
 
+    /** Whether the connection already is in the session's state (the common case: no round trip, no future). */
+    public static boolean inSync(BackendConnection connection, String schema, String charset,
+                                 boolean multiStatements) {
+        return (schema == null || schema.isEmpty() || schema.equals(connection.schema()))
+                && charset.equalsIgnoreCase(connection.charset()) && multiStatements == connection.multiStatements();
+    }
+
     /** @param schema the backend schema to be in, or null/empty to leave it */
     public static CompletableFuture<BackendConnection> sync(BackendConnection connection, String schema,
                                                             String charset, boolean multiStatements) {

@@ -55,16 +55,9 @@ final class RelayRunner implements StatementRunner {
 
     @Override
     public void run(Command command) {
-        connection(command).whenComplete((connection, error) ->
-                onLoop(command.next(), () -> {
-                    if (error != null) {
-                        command.payload().release();
-                        borrowFailed(error, command.next());
-                    } else if (usable(connection, command.next(), () -> run(command))) {
-                        start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
-                                summary -> { });
-                    }
-                }));
+        withConnection(command, null, error -> { }, () -> run(command), connection ->
+                start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
+                        summary -> { }));
     }
 
     /**
@@ -73,17 +66,8 @@ final class RelayRunner implements StatementRunner {
      */
     @Override
     public void prepare(Command command, int clientId) {
-        connection(command).whenComplete((connection, error) ->
-                onLoop(command.next(), () -> {
-                    if (error != null) {
-                        command.payload().release();
-                        session.prepareFailed();
-                        borrowFailed(error, command.next());
-                        return;
-                    }
-                    if (!usable(connection, command.next(), () -> prepare(command, clientId))) {
-                        return;
-                    }
+        withConnection(command, null, error -> session.prepareFailed(), () -> prepare(command, clientId),
+                connection -> {
                     BackendStatement cached = connection.statement(command.sql());
                     if (cached != null) {
                         command.payload().release();
@@ -107,7 +91,7 @@ final class RelayRunner implements StatementRunner {
                                 session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
                                         statement.params(), statement.columns()));
                             });
-                }));
+                });
     }
 
     /**
@@ -117,37 +101,87 @@ final class RelayRunner implements StatementRunner {
      */
     @Override
     public void runStatement(Command command, PreparedStatement statement) {
-        connection(command)
-                .thenCompose(connection -> BackendStatements.prepared(connection, statement)
-                        .thenApply(s -> connection))
-                .whenComplete((connection, error) -> onLoop(command.next(), () -> {
-                    if (error != null) {
-                        command.payload().release();
-                        if (command.kind() == null) {
-                            completion.done(); // long data has no response; the execute will report
-                        } else {
-                            borrowFailed(error, command.next());
-                        }
-                        return;
-                    }
-                    if (!usable(connection, command.next(), () -> runStatement(command, statement))) {
-                        return;
-                    }
-                    boolean cursorRequested = command.kind() == ResponseKind.QUERY
-                            && ComStmtExecute.opensCursor(command.payload());
-                    BackendStatement backend = connection.statement(statement.sql());
-                    // may replace (and release) the client's payload: read nothing from it after this
-                    ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
-                    if (command.kind() == null) {
-                        pinned = connection;
-                        connection.send(payload);
-                        session.longDataPending(true);
-                        completion.done();
-                        return;
-                    }
-                    start(connection, payload, command.kind(), statement.info(), command.next(), null,
-                            summary -> afterStatement(command.kind(), statement, cursorRequested, summary));
-                }));
+        withConnection(command, statement, error -> { }, () -> runStatement(command, statement), connection -> {
+            boolean cursorRequested = command.kind() == ResponseKind.QUERY
+                    && ComStmtExecute.opensCursor(command.payload());
+            BackendStatement backend = connection.statement(statement.sql());
+            // may replace (and release) the client's payload: read nothing from it after this
+            ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
+            if (command.kind() == null) {
+                pinned = connection;
+                connection.send(payload);
+                session.longDataPending(true);
+                completion.done();
+                return;
+            }
+            start(connection, payload, command.kind(), statement.info(), command.next(), null,
+                    summary -> afterStatement(command.kind(), statement, cursorRequested, summary));
+        });
+    }
+
+    /**
+     * Finds the backend connection for a command and continues with it on the client's loop. In the common case (the
+     * session's pinned connection, or an idle one of this loop, already in the session's state and holding the
+     * statement) that happens at once, with no future and no hand-off; otherwise after borrowing, syncing state and
+     * preparing the statement. On failure the client hears the error (long data has no response: it only ends).
+     */
+    private void withConnection(Command command, PreparedStatement statement, Consumer<Throwable> onError,
+                                Runnable retry, Consumer<BackendConnection> then) {
+        BackendPool pool = context.backends().pool(command.database(), command.dataSource());
+        String schema = pool.config().schema();
+        BackendConnection ready;
+        try {
+            ready = take(pool);
+        } catch (RuntimeException e) {
+            command.payload().release();
+            throw e;
+        }
+        if (ready != null && StateSync.inSync(ready, schema, session.charset(), session.multiStatements())
+                && (statement == null || ready.statement(statement.sql()) != null)) {
+            onLoop(command.next(), () -> {
+                if (usable(ready, command.next(), retry)) {
+                    then.accept(ready);
+                }
+            });
+            return;
+        }
+        CompletableFuture<BackendConnection> found = (ready != null ? CompletableFuture.completedFuture(ready)
+                : pool.acquire(session.flavor(), ctx.channel().eventLoop()))
+                .thenCompose(c -> StateSync.sync(c, schema, session.charset(), session.multiStatements()));
+        if (statement != null) {
+            found = found.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
+        }
+        found.whenComplete((connection, error) -> onLoop(command.next(), () -> {
+            if (error != null) {
+                command.payload().release();
+                onError.accept(error);
+                if (command.kind() == null) {
+                    completion.done();
+                } else {
+                    borrowFailed(error, command.next());
+                }
+            } else if (usable(connection, command.next(), retry)) {
+                then.accept(connection);
+            }
+        }));
+    }
+
+    /**
+     * The session's pinned connection when it belongs to {@code pool}, else an idle pooled one, else null. A session
+     * holding state on another data source cannot move.
+     */
+    private BackendConnection take(BackendPool pool) {
+        if (pinned != null && pinned.pool() == pool) {
+            return pinned;
+        }
+        if (pinned != null) {
+            if (session.needsPinnedConnection()) {
+                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
+                        + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
+            }
+            giveBack(unpin());
+        }
+        return pool.tryAcquire(session.flavor(), ctx.channel().eventLoop());
     }
 
     /** Closes a client's statement; backend statements stay cached for other sessions unless a cursor held one. */
@@ -220,27 +254,6 @@ final class RelayRunner implements StatementRunner {
             retry.run();
         }
         return false;
-    }
-
-    /** A backend connection for the command's data source, in the session's state. */
-    private CompletableFuture<BackendConnection> connection(Command command) {
-        BackendPool pool = context.backends().pool(command.database(), command.dataSource());
-        return borrow(pool).thenCompose(connection -> StateSync.sync(connection, pool.config().schema(),
-                session.charset(), session.multiStatements()));
-    }
-
-    private CompletableFuture<BackendConnection> borrow(BackendPool pool) {
-        if (pinned != null && pinned.pool() == pool) {
-            return CompletableFuture.completedFuture(pinned);
-        }
-        if (pinned != null) {
-            if (session.needsPinnedConnection()) {
-                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
-                        + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
-            }
-            giveBack(unpin());
-        }
-        return pool.acquire(session.flavor(), ctx.channel().eventLoop());
     }
 
     private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
