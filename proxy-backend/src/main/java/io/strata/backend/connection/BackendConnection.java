@@ -39,6 +39,7 @@ public final class BackendConnection {
     private volatile boolean multiStatements = true;
     private volatile boolean dirty;
     private volatile BackendPool pool;
+    private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
     private ResponseParser parser;
     private ResponseListener listener;
     private final Map<String, BackendStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
@@ -77,10 +78,10 @@ public final class BackendConnection {
             listener.onFailure(new IllegalStateException("backend connection " + connectionId + " is busy"));
             return;
         }
-        this.parser = new ResponseParser(kind, deprecateEof());
+        this.parser = reusableParser.reset(kind, deprecateEof());
         this.listener = listener;
         channel.config().setAutoRead(true);
-        channel.writeAndFlush(new MySQLFrame(0, payload));
+        channel.writeAndFlush(new MySQLFrame(0, payload), channel.voidPromise());
     }
 
     /**
@@ -89,7 +90,7 @@ public final class BackendConnection {
      */
     public void send(ByteBuf payload) {
         lastUsedNanos = System.nanoTime();
-        channel.writeAndFlush(new MySQLFrame(0, payload));
+        channel.writeAndFlush(new MySQLFrame(0, payload), channel.voidPromise());
     }
 
     /** The statement prepared on this connection for exactly this SQL, or null. */

@@ -3,7 +3,6 @@ package io.strata.backend.relay;
 import io.netty.buffer.ByteBuf;
 import io.strata.protocol.EofPacket;
 import io.strata.protocol.ErrPacket;
-import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.OkPacket;
 import io.strata.protocol.PacketFrameDecoder;
 import io.strata.protocol.ServerStatus;
@@ -11,7 +10,9 @@ import io.strata.protocol.ServerStatus;
 /**
  * Follows the structure of one backend response packet by packet, just far enough to know where it ends and what
  * status it ends with; the packets themselves go to the {@link ResponseListener} untouched. This is the core of the
- * relay executor: nothing is decoded that is not needed for that decision (rows are never looked into).
+ * relay executor: nothing is decoded that is not needed for that decision (rows are never looked into), and the
+ * packets are read in place by index, allocating nothing but the error of an ERR packet. One parser serves a
+ * connection's responses one after another ({@link #reset}).
  *
  * <p>Not thread-safe: driven by the backend connection's event loop.
  */
@@ -19,12 +20,12 @@ public final class ResponseParser {
 
     private enum State { FIRST, COLUMNS, COLUMNS_EOF, ROWS, DONE }
 
-    private final ResponseKind kind;
-    private final boolean deprecateEof;
-    private State state = State.FIRST;
+    private ResponseKind kind;
+    private boolean deprecateEof;
+    private State state;
     private long columnsLeft;
     private boolean continuation;
-    private int statusFlags = -1;
+    private int statusFlags;
     private int warnings;
     private long affectedRows;
     private long lastInsertId;
@@ -33,6 +34,11 @@ public final class ResponseParser {
 
     /** @param deprecateEof whether the backend connection was opened with CLIENT_DEPRECATE_EOF */
     public ResponseParser(ResponseKind kind, boolean deprecateEof) {
+        reset(kind, deprecateEof);
+    }
+
+    /** Ready for the response to a new command. */
+    public ResponseParser reset(ResponseKind kind, boolean deprecateEof) {
         this.kind = kind;
         this.deprecateEof = deprecateEof;
         this.state = switch (kind) {
@@ -41,6 +47,14 @@ public final class ResponseParser {
             default -> State.FIRST;
         };
         this.columnsLeft = Long.MAX_VALUE;
+        this.continuation = false;
+        this.statusFlags = -1;
+        this.warnings = 0;
+        this.affectedRows = 0;
+        this.lastInsertId = 0;
+        this.error = null;
+        this.lastSequenceId = -1;
+        return this;
     }
 
     /**
@@ -56,12 +70,12 @@ public final class ResponseParser {
         if (wasContinuation) {
             return false;
         }
-        ByteBuf payload = packet.slice(start + PacketFrameDecoder.HEADER_SIZE, length);
+        int payload = start + PacketFrameDecoder.HEADER_SIZE;
         return switch (state) {
-            case FIRST -> first(payload);
-            case COLUMNS -> column(payload);
-            case COLUMNS_EOF -> columnsEof(payload);
-            case ROWS -> row(payload);
+            case FIRST -> first(packet, payload, length);
+            case COLUMNS -> column(packet, payload, length);
+            case COLUMNS_EOF -> columnsEof(packet, payload);
+            case ROWS -> row(packet, payload, length);
             case DONE -> throw new IllegalStateException("packet after the end of the response");
         };
     }
@@ -70,28 +84,28 @@ public final class ResponseParser {
         return new ResponseSummary(statusFlags, warnings, affectedRows, lastInsertId, error, lastSequenceId);
     }
 
-    private boolean first(ByteBuf payload) {
+    private boolean first(ByteBuf packet, int at, int length) {
         if (kind == ResponseKind.SINGLE_PACKET) {
             return done();
         }
-        int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
+        int header = length > 0 ? packet.getUnsignedByte(at) : -1;
         if (header == OkPacket.HEADER && kind == ResponseKind.PREPARE) {
-            return prepareOk(payload);
+            return prepareOk(packet, at, length);
         }
         if (header == OkPacket.HEADER) {
-            return ok(payload);
+            return ok(packet, at);
         }
         if (header == ErrPacket.HEADER) {
-            return err(payload);
+            return err(packet, at, length);
         }
         if (header == EofPacket.HEADER && kind == ResponseKind.STATUS) {
-            return deprecateEof ? ok(payload) : eof(payload); // COM_SET_OPTION's EOF is an OK for these clients
+            return deprecateEof ? ok(packet, at) : eof(packet, at); // COM_SET_OPTION's EOF is an OK for these clients
         }
         if (header == 0xFB) {
             // LOCAL INFILE request: Strata never offers CLIENT_LOCAL_FILES to backends, so a server must not send it.
             throw new IllegalStateException("backend requested LOCAL INFILE");
         }
-        columnsLeft = MySQLBuf.readIntLenenc(payload.duplicate());
+        columnsLeft = lenenc(packet, at);
         state = State.COLUMNS;
         return false;
     }
@@ -100,11 +114,10 @@ public final class ResponseParser {
      * STMT_PREPARE_OK: status, statement id (4), columns (2), parameters (2), reserved, warnings (2). The parameter
      * and column definitions follow, each block closed by an EOF for classic clients.
      */
-    private boolean prepareOk(ByteBuf payload) {
-        int at = payload.readerIndex();
-        int columns = payload.getUnsignedShortLE(at + 5);
-        int params = payload.getUnsignedShortLE(at + 7);
-        warnings = payload.readableBytes() >= 12 ? payload.getUnsignedShortLE(at + 10) : 0;
+    private boolean prepareOk(ByteBuf packet, int at, int length) {
+        int columns = packet.getUnsignedShortLE(at + 5);
+        int params = packet.getUnsignedShortLE(at + 7);
+        warnings = length >= 12 ? packet.getUnsignedShortLE(at + 10) : 0;
         columnsLeft = params + columns;
         if (!deprecateEof) {
             columnsLeft += (params > 0 ? 1 : 0) + (columns > 0 ? 1 : 0);
@@ -116,17 +129,17 @@ public final class ResponseParser {
         return false;
     }
 
-    private boolean column(ByteBuf payload) {
+    private boolean column(ByteBuf packet, int at, int length) {
         if (kind == ResponseKind.PREPARE) {
             return --columnsLeft == 0 && done();
         }
         if (kind == ResponseKind.FIELD_LIST) {
-            int header = payload.getUnsignedByte(payload.readerIndex());
+            int header = packet.getUnsignedByte(at);
             if (header == ErrPacket.HEADER) {
-                return err(payload);
+                return err(packet, at, length);
             }
-            if (EofPacket.isEofOrOkEof(payload)) {
-                return deprecateEof ? ok(payload) : eof(payload);
+            if (isEof(packet, at, length)) {
+                return deprecateEof ? ok(packet, at) : eof(packet, at);
             }
             return false;
         }
@@ -137,46 +150,56 @@ public final class ResponseParser {
     }
 
     /** The EOF after column definitions; an execute that opened a cursor ends here (rows come by COM_STMT_FETCH). */
-    private boolean columnsEof(ByteBuf payload) {
-        EofPacket eof = EofPacket.decode(payload.duplicate());
-        if (ServerStatus.has(eof.statusFlags(), ServerStatus.CURSOR_EXISTS)) {
-            statusFlags = eof.statusFlags();
-            warnings = eof.warnings();
+    private boolean columnsEof(ByteBuf packet, int at) {
+        int status = packet.getUnsignedShortLE(at + 3);
+        if (ServerStatus.has(status, ServerStatus.CURSOR_EXISTS)) {
+            statusFlags = status;
+            warnings = packet.getUnsignedShortLE(at + 1);
             return done();
         }
         state = State.ROWS;
         return false;
     }
 
-    private boolean row(ByteBuf payload) {
-        int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
+    private boolean row(ByteBuf packet, int at, int length) {
+        int header = length > 0 ? packet.getUnsignedByte(at) : -1;
         if (header == ErrPacket.HEADER) {
-            return err(payload);
+            return err(packet, at, length);
         }
-        if (header == EofPacket.HEADER && EofPacket.isEofOrOkEof(payload)) {
-            return deprecateEof ? ok(payload) : eof(payload);
+        if (header == EofPacket.HEADER && isEof(packet, at, length)) {
+            return deprecateEof ? ok(packet, at) : eof(packet, at);
         }
         return false;
     }
 
-    private boolean ok(ByteBuf payload) {
-        OkPacket ok = OkPacket.decode(payload.duplicate());
-        statusFlags = ok.statusFlags();
-        warnings = ok.warnings();
-        affectedRows = ok.affectedRows();
-        lastInsertId = ok.lastInsertId();
+    /** An 0xFE packet ends a result only when short; a row may start with 0xFE too. */
+    private static boolean isEof(ByteBuf packet, int at, int length) {
+        return length > 0 && packet.getUnsignedByte(at) == EofPacket.HEADER && length < PacketFrameDecoder.MAX_PAYLOAD;
+    }
+
+    /** OK: header, affected rows (lenenc), last insert id (lenenc), status (2), warnings (2), info. */
+    private boolean ok(ByteBuf packet, int at) {
+        int index = at + 1;
+        affectedRows = lenenc(packet, index);
+        index += lenencSize(packet, index);
+        lastInsertId = lenenc(packet, index);
+        index += lenencSize(packet, index);
+        int end = packet.readerIndex() + PacketFrameDecoder.HEADER_SIZE + packet.getUnsignedMediumLE(
+                packet.readerIndex());
+        statusFlags = index + 2 <= end ? packet.getUnsignedShortLE(index) : 0;
+        warnings = index + 4 <= end ? packet.getUnsignedShortLE(index + 2) : 0;
         return next();
     }
 
-    private boolean eof(ByteBuf payload) {
-        EofPacket eof = EofPacket.decode(payload.duplicate());
-        statusFlags = eof.statusFlags();
-        warnings = eof.warnings();
+    /** EOF: header, warnings (2), status (2). */
+    private boolean eof(ByteBuf packet, int at) {
+        warnings = packet.getUnsignedShortLE(at + 1);
+        statusFlags = packet.getUnsignedShortLE(at + 3);
         return next();
     }
 
-    private boolean err(ByteBuf payload) {
-        error = ErrPacket.decode(payload.duplicate());
+    private boolean err(ByteBuf packet, int at, int length) {
+        error = ErrPacket.decode(packet.slice(at, length));
         return done();
     }
 
@@ -192,5 +215,24 @@ public final class ResponseParser {
     private boolean done() {
         state = State.DONE;
         return true;
+    }
+
+    private static long lenenc(ByteBuf buf, int index) {
+        int first = buf.getUnsignedByte(index);
+        return switch (first) {
+            case 0xFC -> buf.getUnsignedShortLE(index + 1);
+            case 0xFD -> buf.getUnsignedMediumLE(index + 1);
+            case 0xFE -> buf.getLongLE(index + 1);
+            default -> first;
+        };
+    }
+
+    private static int lenencSize(ByteBuf buf, int index) {
+        return switch (buf.getUnsignedByte(index)) {
+            case 0xFC -> 3;
+            case 0xFD -> 4;
+            case 0xFE -> 9;
+            default -> 1;
+        };
     }
 }
