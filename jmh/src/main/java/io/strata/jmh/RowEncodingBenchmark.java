@@ -3,6 +3,7 @@ package io.strata.jmh;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.strata.frontend.packet.TextRow;
 import io.strata.protocol.MySQLBuf;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -121,17 +122,9 @@ public class RowEncodingBenchmark {
         consume(out, bh);
     }
 
-    /** The loop of {@code JdbcResultWriter.row}, which is package-private in the frontend. */
+    /** Row encoding as the JDBC executor and local result sets do it. */
     static void jdbc(ByteBuf out, Object[] cells, Charset charset) {
-        for (Object cell : cells) {
-            if (cell == null) {
-                out.writeByte(0xFB);
-            } else if (cell instanceof byte[] bytes) {
-                MySQLBuf.writeBytesLenenc(out, bytes);
-            } else {
-                MySQLBuf.writeBytesLenenc(out, cell.toString().getBytes(charset));
-            }
-        }
+        TextRow.write(out, cells, charset);
     }
 
     private static void consume(ByteBuf out, Blackhole bh) {

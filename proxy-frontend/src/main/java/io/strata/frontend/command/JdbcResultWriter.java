@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.strata.backend.jdbc.ColumnMetadata;
 import io.strata.backend.jdbc.ResultSink;
 import io.strata.frontend.packet.ColumnDefinition41;
+import io.strata.frontend.packet.TextRow;
 import io.strata.protocol.EofPacket;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.MySQLBuf;
@@ -73,16 +74,8 @@ final class JdbcResultWriter implements ResultSink {
     @Override
     public void row(Object[] cells) throws InterruptedException {
         awaitWritable();
-        ByteBuf out = channel.alloc().buffer(128);
-        for (Object cell : cells) {
-            if (cell == null) {
-                out.writeByte(0xFB);
-            } else if (cell instanceof byte[] bytes) {
-                MySQLBuf.writeBytesLenenc(out, bytes);
-            } else {
-                MySQLBuf.writeBytesLenenc(out, cell.toString().getBytes(charset));
-            }
-        }
+        ByteBuf out = channel.alloc().buffer(TextRow.INITIAL_CAPACITY);
+        TextRow.write(out, cells, charset);
         write(out);
         if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
             channel.flush();

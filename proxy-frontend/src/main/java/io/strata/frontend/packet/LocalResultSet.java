@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.MySQLFrame;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -35,13 +36,7 @@ public record LocalResultSet(List<ColumnDefinition41> columns, List<List<Object>
         }
         for (List<Object> row : rows) {
             ByteBuf out = channel.alloc().buffer(64);
-            for (Object cell : row) {
-                if (cell == null) {
-                    out.writeByte(0xFB);
-                } else {
-                    MySQLBuf.writeStringLenenc(out, cell.toString());
-                }
-            }
+            TextRow.write(out, row.toArray(), StandardCharsets.UTF_8);
             channel.write(new MySQLFrame(seq++ & 0xFF, out));
         }
         return Responses.eof(channel, seq & 0xFF, deprecateEof, statusFlags, true);
