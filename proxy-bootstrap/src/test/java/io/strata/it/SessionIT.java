@@ -101,6 +101,45 @@ class SessionIT {
     }
 
     @Test
+    void trackedVariablesFollowEachSessionOnOneSharedConnection() throws Exception {
+        start(1, 5000);
+        try (RawClient a = client(); RawClient b = client(); RawClient c = client()) {
+            a.query("SET time_zone = '+05:00'");
+            b.query("SET SESSION time_zone = '-03:00'");
+            a.query("SET sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')");
+            for (int i = 0; i < 3; i++) {
+                assertEquals("+05:00", text(a.query("SELECT @@time_zone")));
+                assertEquals("-03:00", text(b.query("SELECT @@time_zone")));
+                assertEquals("SYSTEM", text(c.query("SELECT @@time_zone")), "the server default for c");
+                assertTrue(text(a.query("SELECT @@sql_mode")).contains("NO_ZERO_DATE"));
+                assertTrue(!text(b.query("SELECT @@sql_mode")).contains("NO_ZERO_DATE"));
+            }
+            assertEquals(1, backendConnections(), "three sessions with their own variables, one connection");
+        }
+    }
+
+    @Test
+    void jdbcSessionsThatSetVariablesOnConnectAreMultiplexed() throws Exception {
+        start(16, 5000);
+        List<Connection> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                Connection c = strata.connect(StrataFixture.Driver.MARIADB);
+                sessions.add(c);
+                try (Statement st = c.createStatement()) {
+                    assertEquals(i, JdbcIT.queryInt(st, "SELECT " + i));
+                }
+            }
+            assertTrue(backendConnections() <= 2, "10 idle JDBC sessions, " + backendConnections()
+                    + " backend connections");
+        } finally {
+            for (Connection c : sessions) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
     void manyClientsOnASmallPool() throws Exception {
         start(4, 10_000);
         ExecutorService threads = Executors.newFixedThreadPool(40);

@@ -38,6 +38,7 @@ public final class BackendConnection {
     private volatile String charset = BackendConnector.DEFAULT_CHARSET;
     private volatile boolean multiStatements = true;
     private volatile boolean dirty;
+    private final Map<String, String> variables = new java.util.HashMap<>();
     private volatile BackendPool pool;
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
     private ResponseParser parser;
@@ -267,6 +268,11 @@ public final class BackendConnection {
         this.multiStatements = on;
     }
 
+    /** The tracked session variables set on this connection's server session (absent: the server default). */
+    public Map<String, String> variables() {
+        return variables;
+    }
+
     /** Something untracked (a user variable, a temporary table, a lock...) now lives on this connection. */
     public void markDirty() {
         this.dirty = true;
@@ -282,6 +288,7 @@ public final class BackendConnection {
      */
     public void resetState() {
         this.dirty = false;
+        this.variables.clear();
         this.schema = null;
         this.charset = null;
         synchronized (statements) {

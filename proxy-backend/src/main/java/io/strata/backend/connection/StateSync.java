@@ -8,7 +8,14 @@ import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.MySQLException;
 
+import io.strata.protocol.MySQLBuf;
+
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,14 +33,16 @@ public final class StateSync {
 
     /** Whether the connection already is in the session's state (the common case: no round trip, no future). */
     public static boolean inSync(BackendConnection connection, String schema, String charset,
-                                 boolean multiStatements) {
+                                 boolean multiStatements, Map<String, String> variables) {
         return (schema == null || schema.isEmpty() || schema.equals(connection.schema()))
-                && charset.equalsIgnoreCase(connection.charset()) && multiStatements == connection.multiStatements();
+                && charset.equalsIgnoreCase(connection.charset()) && multiStatements == connection.multiStatements()
+                && variables.equals(connection.variables());
     }
 
     /** @param schema the backend schema to be in, or null/empty to leave it */
     public static CompletableFuture<BackendConnection> sync(BackendConnection connection, String schema,
-                                                            String charset, boolean multiStatements) {
+                                                            String charset, boolean multiStatements,
+                                                            Map<String, String> variables) {
         CompletableFuture<BackendConnection> done = CompletableFuture.completedFuture(connection);
         ByteBufAllocator alloc = connection.channel().alloc();
         if (schema != null && !schema.isEmpty() && !schema.equals(connection.schema())) {
@@ -50,6 +59,15 @@ public final class StateSync {
                         return c;
                     });
         }
+        if (!variables.equals(connection.variables())) {
+            String set = setVariables(connection.variables(), variables);
+            Map<String, String> wanted = Map.copyOf(variables);
+            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, set))).thenApply(c -> {
+                c.variables().clear();
+                c.variables().putAll(wanted);
+                return c;
+            });
+        }
         if (multiStatements != connection.multiStatements()) {
             ByteBuf payload = alloc.buffer(3).writeByte(CommandType.COM_SET_OPTION.code())
                     .writeShortLE(multiStatements ? OPTION_MULTI_STATEMENTS_ON : OPTION_MULTI_STATEMENTS_OFF);
@@ -59,6 +77,81 @@ public final class StateSync {
             });
         }
         return done;
+    }
+
+    /** One SET making {@code current} equal to {@code wanted}; variables only {@code current} has go back to DEFAULT. */
+    static String setVariables(Map<String, String> current, Map<String, String> wanted) {
+        StringJoiner set = new StringJoiner(", ", "SET ", "");
+        for (String name : current.keySet()) {
+            if (!wanted.containsKey(name)) {
+                set.add("SESSION " + name + " = DEFAULT");
+            }
+        }
+        wanted.forEach((name, value) -> {
+            if (!current.containsKey(name) || !java.util.Objects.equals(value, current.get(name))) {
+                set.add("SESSION " + name + " = " + literal(value));
+            }
+        });
+        return set.toString();
+    }
+
+    /** A value as SQL: numbers bare, text quoted (the server reported them as text). */
+    static String literal(String value) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value.matches("-?\\d+(\\.\\d+)?")) {
+            return value;
+        }
+        return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
+    /**
+     * Reads the session values of {@code names} on the connection (after a SET whose result Strata cannot compute,
+     * e.g. {@code sql_mode = CONCAT(@@sql_mode, ...)}).
+     */
+    public static CompletableFuture<Map<String, String>> readVariables(BackendConnection connection,
+                                                                       List<String> names) {
+        StringJoiner select = new StringJoiner(", ", "SELECT ", "");
+        names.forEach(name -> select.add("@@SESSION." + name));
+        List<byte[]> packets = new ArrayList<>();
+        CompletableFuture<Map<String, String>> result = new CompletableFuture<>();
+        ByteBuf query = command(connection.channel().alloc(), CommandType.COM_QUERY, select.toString());
+        connection.execute(query, ResponseKind.QUERY, new ResponseListener() {
+            @Override
+            public void onPacket(ByteBuf packet) {
+                byte[] bytes = new byte[packet.readableBytes() - 4];
+                packet.getBytes(packet.readerIndex() + 4, bytes);
+                packets.add(bytes);
+                packet.release();
+            }
+
+            @Override
+            public void onComplete(ResponseSummary summary) {
+                if (summary.failed() || packets.size() < 3) {
+                    result.completeExceptionally(new IllegalStateException("cannot read session variables "
+                            + names + (summary.failed() ? ": " + summary.error().message() : "")));
+                    return;
+                }
+                // The row is the packet before the terminator, with or without DEPRECATE_EOF.
+                ByteBuf row = io.netty.buffer.Unpooled.wrappedBuffer(packets.get(packets.size() - 2));
+                Map<String, String> values = new LinkedHashMap<>();
+                for (String name : names) {
+                    boolean isNull = row.getUnsignedByte(row.readerIndex()) == 0xFB;
+                    if (isNull) {
+                        row.skipBytes(1);
+                    }
+                    values.put(name, isNull ? null : MySQLBuf.readStringLenenc(row));
+                }
+                result.complete(values);
+            }
+
+            @Override
+            public void onFailure(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
     }
 
     /** COM_RESET_CONNECTION: rolls back, drops temporary tables, user variables, locks; the connection is clean. */

@@ -96,6 +96,11 @@ final class JdbcRunner implements StatementRunner {
             session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), command.info(),
                     out.failed());
             pinnedDirty |= command.info().pinsSession();
+            if (!command.info().trackedVariables().isEmpty()) {
+                // HikariCP connections are not made equal on checkout: a session that set variables keeps its own.
+                session.holdsServerState(true);
+                pinnedDirty = true;
+            }
             keepOrReturn(connection);
         } catch (SQLException e) {
             ErrPacket err = failure(command.dataSource(), connection, e);

@@ -136,7 +136,8 @@ final class RelayRunner implements StatementRunner {
             command.payload().release();
             throw e;
         }
-        if (ready != null && StateSync.inSync(ready, schema, session.charset(), session.multiStatements())
+        if (ready != null && StateSync.inSync(ready, schema, session.charset(), session.multiStatements(),
+                session.variables())
                 && (statement == null || ready.statement(statement.sql()) != null)) {
             onLoop(command.next(), () -> {
                 if (usable(ready, command.next(), retry)) {
@@ -147,7 +148,8 @@ final class RelayRunner implements StatementRunner {
         }
         CompletableFuture<BackendConnection> found = (ready != null ? CompletableFuture.completedFuture(ready)
                 : pool.acquire(session.flavor(), ctx.channel().eventLoop()))
-                .thenCompose(c -> StateSync.sync(c, schema, session.charset(), session.multiStatements()));
+                .thenCompose(c -> StateSync.sync(c, schema, session.charset(), session.multiStatements(),
+                        session.variables()));
         if (statement != null) {
             found = found.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
         }
@@ -287,12 +289,48 @@ final class RelayRunner implements StatementRunner {
                 connection.charset(info.charset());
             }
         }
+        if (info != null && !info.trackedVariables().isEmpty() && !summary.failed()) {
+            followVariables(connection, info.trackedVariables());
+            return;
+        }
         if (completion.closed()) {
             giveBack(unpin());
             return;
         }
         keepOrRelease(connection);
         completion.done();
+    }
+
+    /**
+     * After a SET of tracked variables: their values are read back on the same connection (the SET may be relative,
+     * e.g. CONCAT(@@sql_mode, ...)), so any connection can be made equal later. The client already has its OK; its
+     * next command waits for this. If the values cannot be read, the session keeps this connection for good.
+     */
+    private void followVariables(BackendConnection connection, java.util.List<String> names) {
+        pinned = connection;
+        StateSync.readVariables(connection, names).whenComplete((values, error) -> {
+            Runnable rest = () -> {
+                if (error != null) {
+                    LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
+                    session.holdsServerState(true);
+                    connection.markDirty();
+                } else {
+                    session.variables().putAll(values);
+                    connection.variables().putAll(values);
+                }
+                if (completion.closed()) {
+                    giveBack(unpin());
+                    return;
+                }
+                keepOrRelease(connection);
+                completion.done();
+            };
+            if (ctx.executor().inEventLoop()) {
+                rest.run();
+            } else {
+                ctx.executor().execute(rest);
+            }
+        });
     }
 
     private void keepOrRelease(BackendConnection connection) {

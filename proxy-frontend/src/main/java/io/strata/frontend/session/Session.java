@@ -42,6 +42,7 @@ public final class Session {
     private volatile Cancel running;
     private final Map<Integer, PreparedStatement> statements = new HashMap<>();
     private final Set<Integer> openCursors = new HashSet<>();
+    private final Map<String, String> variables = new HashMap<>();
     private int nextStatementId = 1;
     private int lastPrepared = -1;
     private boolean longDataPending;
@@ -73,9 +74,15 @@ public final class Session {
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
         charset = loginCharset;
+        variables.clear();
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
         lostServerState();
+    }
+
+    /** The tracked session variables this session set, by lower-case name, with the values the server reported. */
+    public Map<String, String> variables() {
+        return variables;
     }
 
     /** A fresh statement id for COM_STMT_PREPARE (ids are never reused within a session). */

@@ -22,6 +22,18 @@ public final class SqlClassifier {
     private static final Set<String> PINNING_FIRST = Set.of("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
     private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
 
+    /**
+     * Session variables whose value Strata reads back after a SET and makes equal on whichever backend connection
+     * runs the session's next statement, so setting them does not tie a session to one connection (drivers set
+     * several when they connect).
+     */
+    public static final Set<String> TRACKED_VARIABLES = Set.of("sql_mode", "time_zone", "transaction_isolation",
+            "tx_isolation", "sql_auto_is_null", "sql_select_limit", "sql_safe_updates", "group_concat_max_len",
+            "innodb_lock_wait_timeout", "lock_wait_timeout", "max_statement_time", "max_execution_time",
+            "net_write_timeout", "net_read_timeout", "wait_timeout", "interactive_timeout", "sql_big_selects",
+            "sql_warnings", "sql_notes", "character_set_results", "collation_connection", "div_precision_increment",
+            "foreign_key_checks", "unique_checks", "sql_log_bin");
+
     private SqlClassifier() {
     }
 
@@ -57,11 +69,16 @@ public final class SqlClassifier {
         SqlKind kind = kind(first);
         String charset = kind == SqlKind.SET ? charset(first) : null;
         boolean multi = statements > 1;
+        List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
+        if (multi && !tracked.isEmpty()) {
+            pins = true; // Strata follows tracked variables statement by statement only
+            tracked = List.of();
+        }
         // A USE or SET NAMES inside a multi-statement changes the connection where Strata cannot follow it.
         if (multi && (kind == SqlKind.USE || charset != null)) {
             pins = true;
         }
-        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset);
+        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset, tracked);
     }
 
     private static SqlKind kind(List<String> tokens) {
@@ -122,11 +139,36 @@ public final class SqlClassifier {
         return PINNING_WORDS.contains(upper) || PINNING_FUNCTIONS.contains(upper) && next.equals("(");
     }
 
-    /**
-     * SET of autocommit (followed through server status flags), of the character set (replayed on any connection),
-     * and of GLOBAL variables (not session state) leaves the session free; any other SET pins it.
-     */
-    private static boolean setPins(List<String> tokens) {
+    /** The tracked session variables a SET assigns (lower case, as in {@link #TRACKED_VARIABLES}). */
+    private static List<String> trackedTargets(List<String> tokens) {
+        List<String> tracked = new ArrayList<>();
+        forEachTarget(tokens, i -> {
+            String name = sessionVariable(tokens, i);
+            if (name != null && TRACKED_VARIABLES.contains(name)) {
+                tracked.add(name);
+            }
+            return true;
+        });
+        return tracked;
+    }
+
+    /** The session variable named at {@code i} (past SESSION/LOCAL and @@session. prefixes), lower case, or null. */
+    private static String sessionVariable(List<String> tokens, int i) {
+        String target = tokens.get(i).toLowerCase(Locale.ROOT);
+        if (target.equals("session") || target.equals("local")) {
+            return i + 1 < tokens.size() ? sessionVariable(tokens, i + 1) : null;
+        }
+        for (String prefix : List.of("@@session.", "@@local.", "@@")) {
+            if (target.startsWith(prefix)) {
+                String name = target.substring(prefix.length());
+                return name.startsWith("global.") ? null : name;
+            }
+        }
+        return target.startsWith("@") ? null : target;
+    }
+
+    /** Calls {@code target} with the index of each assignment's target in a SET; stops when it returns false. */
+    private static boolean forEachTarget(List<String> tokens, java.util.function.IntPredicate target) {
         int depth = 0;
         boolean atTarget = true;
         for (int i = 1; i < tokens.size(); i++) {
@@ -139,12 +181,22 @@ public final class SqlClassifier {
                 atTarget = true;
             } else if (atTarget) {
                 atTarget = false;
-                if (!freeTarget(tokens, i)) {
-                    return true;
+                if (!target.test(i)) {
+                    return false;
                 }
             }
         }
-        return false;
+        return true;
+    }
+
+    /**
+     * SET of autocommit (followed through server status flags), of the character set and of tracked variables
+     * (replayed on any connection), and of GLOBAL variables (not session state) leaves the session free; any other
+     * SET pins it.
+     */
+    private static boolean setPins(List<String> tokens) {
+        return !forEachTarget(tokens, i -> freeTarget(tokens, i)
+                || TRACKED_VARIABLES.contains(String.valueOf(sessionVariable(tokens, i))));
     }
 
     private static boolean freeTarget(List<String> tokens, int i) {

@@ -13,9 +13,16 @@ import java.util.List;
  *                       variables, temporary tables, locks, untracked session variables...): the session must keep
  *                       its backend connection from then on
  * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null
+ * @param trackedVariables session variables a SET assigns that Strata follows and replays on any backend connection
+ *                       ({@link SqlClassifier#TRACKED_VARIABLES}), instead of pinning the session
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
-                               String charset) {
+                               String charset, List<String> trackedVariables) {
+
+    public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
+                            String charset) {
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of());
+    }
 
     /** The token at {@code index}, or "" past the end. */
     public String token(int index) {

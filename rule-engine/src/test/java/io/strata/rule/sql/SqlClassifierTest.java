@@ -153,12 +153,10 @@ class SqlClassifierTest {
             "CREATE TEMPORARY TABLE t (a int)",
             "LOCK TABLES t WRITE",
             "FLUSH TABLES WITH READ LOCK",
-            "SET sql_mode=''",
-            "SET SESSION time_zone='+00:00'",
-            "set local time_zone = 'UTC'",
-            "SET @@session.sql_mode = ''",
-            "SET autocommit = 0, sql_mode = ''",
             "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+            "SET sql_mode = '', @a = 1",
+            "SET sql_mode = '', optimizer_switch = 'x=on'",
+            "SET time_zone = '+00:00'; SELECT 1",
             "PREPARE s FROM 'select 1'",
             "EXECUTE s",
             "DEALLOCATE PREPARE s",
@@ -170,6 +168,22 @@ class SqlClassifierTest {
             "SET NAMES utf8mb4; select 1"})
     void statementsThatLeaveStateOnTheConnectionPinTheSession(String sql) {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
+    }
+
+    /** Tracked session variables are read back and replayed on any connection: setting them does not pin. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "SET sql_mode=''                                    | sql_mode",
+            "SET SESSION time_zone='+00:00'                     | time_zone",
+            "set local time_zone = 'UTC'                        | time_zone",
+            "SET @@session.sql_mode = ''                        | sql_mode",
+            "SET autocommit = 0, sql_mode = ''                  | sql_mode",
+            "set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'), NAMES utf8mb4 | sql_mode",
+            "SET SESSION transaction_isolation = 'READ-COMMITTED', @@sql_select_limit = 10 | transaction_isolation sql_select_limit"})
+    void trackedVariablesAreFollowedNotPinned(String sql, String variables) {
+        SqlStatementInfo info = SqlClassifier.classify(sql);
+        assertFalse(info.pinsSession());
+        assertEquals(java.util.List.of(variables.split(" ")), info.trackedVariables());
     }
 
     @ParameterizedTest(name = "{0}")
