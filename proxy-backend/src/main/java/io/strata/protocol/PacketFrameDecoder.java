@@ -17,6 +17,15 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     public static final int HEADER_SIZE = 4;
     public static final int MAX_PAYLOAD = 0xFFFFFF;
 
+    /**
+     * The bytes received but not yet cut into packets, taken out of this decoder (null when there are none). On an
+     * SSLRequest, what follows it is the client's TLS handshake, which must go through the TLS handler instead.
+     */
+    public ByteBuf takeRemaining() {
+        ByteBuf buffered = internalBuffer();
+        return buffered.isReadable() ? buffered.readRetainedSlice(buffered.readableBytes()) : null;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.readableBytes() >= HEADER_SIZE) {

@@ -19,6 +19,7 @@ import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.OkPacket;
+import io.strata.protocol.PacketFrameDecoder;
 import io.strata.protocol.Scramble;
 import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
@@ -143,7 +144,18 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             throw ErrorCode.HANDSHAKE.exception("TLS is not enabled on this Strata server");
         }
         tls = true;
+        // Nothing answers an SSLRequest, so the client's ClientHello may already sit behind it in the frame decoder.
+        ByteBuf early = ((PacketFrameDecoder) ctx.pipeline().get("framer")).takeRemaining();
         ctx.pipeline().addFirst("tls", context.sslContext().newHandler(ctx.alloc()));
+        if (early != null) {
+            // Feed those bytes through TLS first (after this read completes), and read nothing new until then.
+            ctx.channel().config().setAutoRead(false);
+            ctx.channel().eventLoop().execute(() -> {
+                ctx.pipeline().fireChannelRead(early);
+                ctx.pipeline().fireChannelReadComplete();
+                ctx.channel().config().setAutoRead(true);
+            });
+        }
     }
 
     private void switchPlugin(ChannelHandlerContext ctx, int next) {
