@@ -116,6 +116,19 @@ class ProtocolIT {
     }
 
     @Test
+    void truncatedCommandsAreMalformedPacketsAndTheSessionGoesOn() throws IOException {
+        try (RawClient client = proxied(RawClient.CAPABILITIES)) {
+            for (int command : new int[] {0x17, 0x0C, 0x1B, 0x1C}) { // STMT_EXECUTE, PROCESS_KILL, SET_OPTION, FETCH
+                ErrPacket err = RawClient.error(client.command(command, new byte[] {1}, ResponseKind.STATUS));
+                assertNotNull(err);
+                assertEquals(1835, err.errorCode(), err.message());
+                assertTrue(err.message().contains("too short"), err.message());
+            }
+            assertTrue(client.query("SELECT 1").size() > 1);
+        }
+    }
+
+    @Test
     void aMalformedHandshakeIsRefusedAndOtherClientsAreServed() throws IOException {
         try (RawClient good = proxied(RawClient.CAPABILITIES)) {
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", strata.port())) {

@@ -101,6 +101,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 busy = true;
                 try {
                     dispatch(frame);
+                } catch (IndexOutOfBoundsException e) {
+                    // A command shorter than its type requires: the client's mistake, said as MySQL says it.
+                    fail(frame.lastSequenceId(), ErrorCode.MALFORMED_PACKET.exception(describe(frame)));
                 } catch (RuntimeException e) {
                     fail(frame.lastSequenceId(), e);
                 } finally {
@@ -119,6 +122,13 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void done() {
         busy = false;
         runQueued();
+    }
+
+    private static String describe(MySQLFrame frame) {
+        ByteBuf payload = frame.payload();
+        CommandType type = payload.isReadable() ? CommandType.of(payload.getUnsignedByte(payload.readerIndex()))
+                : CommandType.UNKNOWN;
+        return type + " of " + payload.readableBytes() + " bytes is too short";
     }
 
     private void dispatch(MySQLFrame frame) {
