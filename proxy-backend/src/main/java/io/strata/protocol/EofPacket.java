@@ -20,7 +20,11 @@ public record EofPacket(int warnings, int statusFlags) {
 
     /** An 0xFE packet is an EOF (or an OK that ends a result set) only when short; a row may start with 0xFE too. */
     public static boolean isEofOrOkEof(ByteBuf payload) {
-        return payload.readableBytes() > 0 && payload.getUnsignedByte(payload.readerIndex()) == HEADER
-                && payload.readableBytes() < PacketFrameDecoder.MAX_PAYLOAD;
+        return isEofOrOkEof(payload, payload.readerIndex(), payload.readableBytes());
+    }
+
+    /** The same test on a payload of {@code length} bytes at {@code index} of a larger buffer. */
+    public static boolean isEofOrOkEof(ByteBuf buf, int index, int length) {
+        return length > 0 && buf.getUnsignedByte(index) == HEADER && length < PacketFrameDecoder.MAX_PAYLOAD;
     }
 }

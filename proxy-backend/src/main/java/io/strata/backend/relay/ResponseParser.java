@@ -138,7 +138,7 @@ public final class ResponseParser {
             if (header == ErrPacket.HEADER) {
                 return err(packet, at, length);
             }
-            if (isEof(packet, at, length)) {
+            if (EofPacket.isEofOrOkEof(packet, at, length)) {
                 return deprecateEof ? ok(packet, at) : eof(packet, at);
             }
             return false;
@@ -166,15 +166,10 @@ public final class ResponseParser {
         if (header == ErrPacket.HEADER) {
             return err(packet, at, length);
         }
-        if (header == EofPacket.HEADER && isEof(packet, at, length)) {
+        if (EofPacket.isEofOrOkEof(packet, at, length)) {
             return deprecateEof ? ok(packet, at) : eof(packet, at);
         }
         return false;
-    }
-
-    /** An 0xFE packet ends a result only when short; a row may start with 0xFE too. */
-    private static boolean isEof(ByteBuf packet, int at, int length) {
-        return length > 0 && packet.getUnsignedByte(at) == EofPacket.HEADER && length < PacketFrameDecoder.MAX_PAYLOAD;
     }
 
     /** OK: header, affected rows (lenenc), last insert id (lenenc), status (2), warnings (2), info. */

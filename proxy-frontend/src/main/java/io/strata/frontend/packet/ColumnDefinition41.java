@@ -1,6 +1,7 @@
 package io.strata.frontend.packet;
 
 import io.netty.buffer.ByteBuf;
+import io.strata.protocol.ColumnType;
 import io.strata.protocol.MySQLBuf;
 
 /**
@@ -16,20 +17,16 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
         this(schema, table, orgTable, name, orgName, characterSet, columnLength, type, flags, decimals, null, null);
     }
 
-    public static final int TYPE_LONGLONG = 0x08;
-    public static final int TYPE_VAR_STRING = 0xFD;
-    public static final int FLAG_NOT_NULL = 1;
-    public static final int FLAG_UNSIGNED = 32;
-    public static final int FLAG_BINARY = 128;
     private static final int UTF8MB4_GENERAL_CI = 45;
-    private static final int BINARY = 63;
 
     public static ColumnDefinition41 varchar(String name) {
-        return new ColumnDefinition41("", "", "", name, "", UTF8MB4_GENERAL_CI, 256 * 4, TYPE_VAR_STRING, 0, 0x27);
+        return new ColumnDefinition41("", "", "", name, "", UTF8MB4_GENERAL_CI, 256 * 4, ColumnType.VAR_STRING, 0,
+                0x27);
     }
 
     public static ColumnDefinition41 bigint(String name) {
-        return new ColumnDefinition41("", "", "", name, "", BINARY, 21, TYPE_LONGLONG, FLAG_BINARY, 0);
+        return new ColumnDefinition41("", "", "", name, "", ColumnType.BINARY_COLLATION, 21, ColumnType.LONGLONG,
+                ColumnType.FLAG_BINARY, 0);
     }
 
     /**

@@ -109,10 +109,6 @@ public final class Session {
         openCursors.remove(statement.id());
     }
 
-    public int statementCount() {
-        return statements.size();
-    }
-
     /** COM_STMT_SEND_LONG_DATA sent data that the next execute on the same backend connection will use. */
     public void longDataPending(boolean pending) {
         this.longDataPending = pending;
@@ -250,10 +246,6 @@ public final class Session {
 
     public void holdsServerState(boolean holds) {
         this.holdsServerState = holds;
-    }
-
-    public boolean holdsServerState() {
-        return holdsServerState;
     }
 
     public void keepForWarnings(boolean keep) {

@@ -1,6 +1,5 @@
 package io.strata.frontend.session;
 
-import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,9 +24,5 @@ public final class SessionRegistry {
 
     public Session get(long id) {
         return sessions.get(id);
-    }
-
-    public Collection<Session> all() {
-        return sessions.values();
     }
 }
