@@ -10,7 +10,7 @@ import java.util.Set;
  * A YAML mapping that knows its file and its path inside that file, so each typed read fails with a
  * {@link ConfigException} naming both. An empty value ({@code key:} or {@code key: ~}) counts as absent.
  */
-final class YamlMap {
+public final class YamlMap {
 
     private final String file;
     private final String path;
@@ -22,8 +22,13 @@ final class YamlMap {
         values.forEach((key, value) -> this.values.put(String.valueOf(key), value));
     }
 
+    /** A mapping found at {@code path} of {@code file}, e.g. a rule's settings at "rules[0]". */
+    public static YamlMap of(String file, String path, Map<?, ?> values) {
+        return new YamlMap(file, path, values);
+    }
+
     /** An empty document reads as an empty mapping, so the first missing key is what gets reported. */
-    static YamlMap root(String file, Object document) {
+    public static YamlMap root(String file, Object document) {
         if (document instanceof Map<?, ?> map) {
             return new YamlMap(file, "", map);
         }
@@ -33,23 +38,23 @@ final class YamlMap {
         throw new ConfigException(file, "", "a YAML mapping of keys to values", document);
     }
 
-    Set<String> keys() {
+    public Set<String> keys() {
         return values.keySet();
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return values.isEmpty();
     }
 
-    ConfigException error(String key, String expected, Object actual) {
+    public ConfigException error(String key, String expected, Object actual) {
         return error(key, expected, actual, null);
     }
 
-    ConfigException error(String key, String expected, Object actual, Throwable cause) {
+    public ConfigException error(String key, String expected, Object actual, Throwable cause) {
         return new ConfigException(file, path(key), expected, actual, cause);
     }
 
-    void allowOnly(List<String> allowed) {
+    public void allowOnly(List<String> allowed) {
         for (String key : values.keySet()) {
             if (!allowed.contains(key)) {
                 throw error(key, "a known key (one of " + String.join(", ", allowed) + ")", key);
@@ -57,11 +62,11 @@ final class YamlMap {
         }
     }
 
-    Object value(String key) {
+    public Object value(String key) {
         return values.get(key);
     }
 
-    String string(String key) {
+    public String string(String key) {
         Object value = values.get(key);
         if (value instanceof String string && !string.isEmpty()) {
             return string;
@@ -69,12 +74,12 @@ final class YamlMap {
         throw error(key, "a non-empty string", value);
     }
 
-    String string(String key, String fallback) {
+    public String string(String key, String fallback) {
         return values.get(key) == null ? fallback : string(key);
     }
 
     /** A password: may be empty or absent; a wrong value is described, never echoed into the logs. */
-    String secret(String key) {
+    public String secret(String key) {
         Object value = values.get(key);
         if (value == null || value instanceof String) {
             return value == null ? "" : (String) value;
@@ -83,7 +88,7 @@ final class YamlMap {
                 kindOf(value) + ", value hidden");
     }
 
-    String oneOf(String key, List<String> allowed, String fallback) {
+    public String oneOf(String key, List<String> allowed, String fallback) {
         Object value = values.get(key);
         if (value == null) {
             return fallback;
@@ -94,7 +99,7 @@ final class YamlMap {
         throw error(key, "one of " + String.join(", ", allowed), value);
     }
 
-    boolean bool(String key, boolean fallback) {
+    public boolean bool(String key, boolean fallback) {
         Object value = value(key);
         if (value == null) {
             return fallback;
@@ -105,7 +110,7 @@ final class YamlMap {
         throw error(key, "true or false", value);
     }
 
-    int integer(String key, int fallback, int min, int max) {
+    public int integer(String key, int fallback, int min, int max) {
         Object value = values.get(key);
         if (value == null) {
             return fallback;
@@ -116,7 +121,7 @@ final class YamlMap {
         throw error(key, range(min, max, Integer.MAX_VALUE), value);
     }
 
-    long longInteger(String key, long fallback, long min, long max) {
+    public long longInteger(String key, long fallback, long min, long max) {
         Object value = values.get(key);
         if (value == null) {
             return fallback;
@@ -130,7 +135,7 @@ final class YamlMap {
         throw error(key, range(min, max, Long.MAX_VALUE), value);
     }
 
-    List<String> strings(String key, List<String> fallback) {
+    public List<String> strings(String key, List<String> fallback) {
         Object value = values.get(key);
         if (value == null) {
             return fallback;
@@ -148,7 +153,7 @@ final class YamlMap {
         return strings;
     }
 
-    YamlMap map(String key, String expected) {
+    public YamlMap map(String key, String expected) {
         Object value = values.get(key);
         if (value instanceof Map<?, ?> map) {
             return new YamlMap(file, path(key), map);
@@ -156,7 +161,7 @@ final class YamlMap {
         throw error(key, expected, value);
     }
 
-    YamlMap optionalMap(String key, String expected) {
+    public YamlMap optionalMap(String key, String expected) {
         return values.get(key) == null ? new YamlMap(file, path(key), Map.of()) : map(key, expected);
     }
 
@@ -164,7 +169,7 @@ final class YamlMap {
      * @param expected what one element should look like
      * @param required whether the list must be present and non-empty
      */
-    List<YamlMap> maps(String key, String expected, boolean required) {
+    public List<YamlMap> maps(String key, String expected, boolean required) {
         Object value = values.get(key);
         if (value == null && !required) {
             return List.of();
@@ -184,7 +189,7 @@ final class YamlMap {
     }
 
     /** Every present value except the given keys, in file order. */
-    Map<String, Object> without(Set<String> excluded) {
+    public Map<String, Object> without(Set<String> excluded) {
         Map<String, Object> rest = new LinkedHashMap<>();
         values.forEach((key, value) -> {
             if (value != null && !excluded.contains(key)) {

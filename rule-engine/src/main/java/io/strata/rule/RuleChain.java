@@ -3,6 +3,8 @@ package io.strata.rule;
 import io.strata.config.ConfigException;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
+import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +26,13 @@ public final class RuleChain {
         this.passThrough = RouteResult.single(defaultDataSource);
     }
 
-    /** Builds the chain of a logical database; an unknown rule type fails with the file, key and known types. */
+    /** Builds the chain of a logical database with a registry of its own (for tools and tests). */
     public static RuleChain of(DatabaseConfig database, String file) {
+        return of(database, file, new HealthRegistry());
+    }
+
+    /** Builds the chain of a logical database; an unknown rule type fails with the file, key and known types. */
+    public static RuleChain of(DatabaseConfig database, String file, HealthRegistry health) {
         Map<String, RuleFactory> factories = factories();
         List<Rule> rules = new ArrayList<>();
         for (int i = 0; i < database.rules().size(); i++) {
@@ -35,14 +42,15 @@ public final class RuleChain {
                 throw new ConfigException(file, "rules[" + i + "].type", "one of " + factories.keySet(),
                         config.type());
             }
-            rules.add(factory.create(database, config, file));
+            rules.add(factory.create(database, config, file, "rules[" + i + "]", health));
         }
         return new RuleChain(database.defaultDataSource().name(), rules);
     }
 
     private static Map<String, RuleFactory> factories() {
         Map<String, RuleFactory> factories = new TreeMap<>();
-        // Built-in rules are registered here as they are written; plugins come from the class path.
+        // Built-in rules are registered here; plugins come from the class path.
+        factories.put(ReadWriteSplittingRuleFactory.TYPE, new ReadWriteSplittingRuleFactory());
         for (RuleFactory factory : ServiceLoader.load(RuleFactory.class)) {
             factories.put(factory.type(), factory);
         }

@@ -2,6 +2,7 @@ package io.strata.rule;
 
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
+import io.strata.rule.health.HealthRegistry;
 
 /**
  * Builds the rule of one YAML {@code type}. Built-in rules are registered explicitly in {@link RuleChain}; third-party
@@ -12,6 +13,11 @@ public interface RuleFactory {
     /** The {@code type} value in config-*.yaml, e.g. READWRITE_SPLITTING. */
     String type();
 
-    /** @throws io.strata.config.ConfigException when the rule's settings are wrong */
-    Rule create(DatabaseConfig database, RuleConfig config, String file);
+    /**
+     * @param file   the config file, for error messages
+     * @param path   where the rule sits in the file, e.g. "rules[0]", for error messages
+     * @param health where rules that depend on data source health register what the monitor should check
+     * @throws io.strata.config.ConfigException when the rule's settings are wrong
+     */
+    Rule create(DatabaseConfig database, RuleConfig config, String file, String path, HealthRegistry health);
 }

@@ -9,6 +9,7 @@ import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
+import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlClassifier;
 import java.io.IOException;
 import java.net.URL;
@@ -54,7 +55,8 @@ public class RuleChainTest {
         }
 
         @Override
-        public Rule create(DatabaseConfig database, RuleConfig config, String file) {
+        public Rule create(DatabaseConfig database, RuleConfig config, String file, String path,
+                           HealthRegistry health) {
             String target = (String) config.props().get("to");
             return (context, routed) -> RouteResult.single(target);
         }
@@ -96,19 +98,20 @@ public class RuleChainTest {
 
         assertEquals(FILE, error.file());
         assertEquals("rules[0].type", error.key());
-        assertEquals(FILE + ": rules[0].type: expected one of [REDIRECT], got 'SHARDING'", error.getMessage());
+        assertEquals(FILE + ": rules[0].type: expected one of [READWRITE_SPLITTING, REDIRECT], got 'SHARDING'",
+                error.getMessage());
     }
 
     @Test
-    void anUnknownRuleTypeFailsAlsoWhenNoRuleTypeIsKnown() {
-        var rules = List.of(new RuleConfig("READWRITE_SPLITTING", Map.of()));
+    void anUnknownRuleTypeFailsWithoutPlugins() {
+        var rules = List.of(new RuleConfig("ENCRYPT", Map.of()));
 
         var error = assertThrows(ConfigException.class, () -> RuleChain.of(database(rules), FILE));
 
         assertEquals(FILE, error.file());
         assertEquals("rules[0].type", error.key());
         assertTrue(error.getMessage().startsWith(FILE + ": rules[0].type: expected one of ["), error::getMessage);
-        assertTrue(error.getMessage().endsWith("got 'READWRITE_SPLITTING'"), error::getMessage);
+        assertTrue(error.getMessage().endsWith("got 'ENCRYPT'"), error::getMessage);
     }
 
     @Test

@@ -21,6 +21,16 @@ public final class SqlClassifier {
     private static final Set<String> PINNING_WORDS = Set.of("SQL_CALC_FOUND_ROWS");
     private static final Set<String> PINNING_FIRST = Set.of("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
     private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
+    /**
+     * Functions a replica must not answer: they read what this session did on the primary, take locks, or change
+     * state (sequences) — {@link SqlStatementInfo#readOnly()} is false when a SELECT calls one.
+     */
+    private static final Set<String> PRIMARY_FUNCTIONS = Set.of("LAST_INSERT_ID", "GET_LOCK", "RELEASE_LOCK",
+            "RELEASE_ALL_LOCKS", "IS_FREE_LOCK", "IS_USED_LOCK", "FOUND_ROWS", "ROW_COUNT", "NEXTVAL", "LASTVAL",
+            "SETVAL", "MASTER_POS_WAIT", "MASTER_GTID_WAIT", "SOURCE_POS_WAIT", "WAIT_FOR_EXECUTED_GTID_SET");
+    /** Words that make a SELECT lock, write or read session state wherever they appear (FOR UPDATE, INTO...). */
+    private static final Set<String> PRIMARY_WORDS = Set.of("UPDATE", "SHARE", "INTO", "DELETE", "@@IDENTITY",
+            "@@LAST_INSERT_ID", "@@INSERT_ID", "@@LAST_GTID");
 
     /**
      * Session variables whose value Strata reads back after a SET and makes equal on whichever backend connection
@@ -40,6 +50,8 @@ public final class SqlClassifier {
     public static SqlStatementInfo classify(String sql) {
         Lexer lexer = new Lexer(sql);
         List<String> first = new ArrayList<>();
+        List<String> firstAll = first;
+        boolean tokensKept = true;
         boolean pins = false;
         int statements = 0;
         List<String> statement = new ArrayList<>();
@@ -52,6 +64,7 @@ public final class SqlClassifier {
                     pins |= pinsSession(statement);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
+                        firstAll = statement;
                     }
                     statement = new ArrayList<>();
                 }
@@ -64,6 +77,7 @@ public final class SqlClassifier {
                 statement.add(token);
             } else {
                 pins |= scanPinning(token, "");
+                tokensKept = false; // too long to judge whether a replica may answer it: the primary will
             }
         }
         SqlKind kind = kind(first);
@@ -78,7 +92,33 @@ public final class SqlClassifier {
         if (multi && (kind == SqlKind.USE || charset != null)) {
             pins = true;
         }
-        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset, tracked);
+        boolean readOnly = kind == SqlKind.SELECT && !multi && !pins && statements == 1 && tokensKept
+                && replicaSafe(firstAll);
+        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset, tracked, readOnly, lexer.hint);
+    }
+
+    /**
+     * Whether a SELECT only reads table data: no locking clause, no INTO, no data change inside (WITH ... UPDATE),
+     * no function reading this session's history or taking a lock, no NEXT VALUE FOR a sequence.
+     */
+    private static boolean replicaSafe(List<String> tokens) {
+        for (int i = 0; i < tokens.size(); i++) {
+            String upper = tokens.get(i).toUpperCase(Locale.ROOT);
+            boolean call = i + 1 < tokens.size() && tokens.get(i + 1).equals("(");
+            if (PRIMARY_WORDS.contains(upper) || call && PRIMARY_FUNCTIONS.contains(upper)) {
+                return false;
+            }
+            // INSERT(...) and REPLACE(...) are string functions; the statements are not
+            if (!call && (upper.equals("INSERT") || upper.equals("REPLACE"))) {
+                return false;
+            }
+            if (upper.equals("VALUE") && i + 1 < tokens.size() && tokens.get(i + 1).equalsIgnoreCase("FOR")
+                    && i > 0 && (tokens.get(i - 1).equalsIgnoreCase("NEXT")
+                    || tokens.get(i - 1).equalsIgnoreCase("PREVIOUS"))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static SqlKind kind(List<String> tokens) {
@@ -240,6 +280,8 @@ public final class SqlClassifier {
     private static final class Lexer {
         private final String sql;
         private int pos;
+        /** What a {@code /* strata:... *}{@code /} comment asked for, lower case, else null. */
+        String hint;
 
         Lexer(String sql) {
             this.sql = sql;
@@ -303,12 +345,25 @@ public final class SqlClassifier {
                     }
                 } else if (sql.startsWith("/*", pos)) {
                     int end = sql.indexOf("*/", pos + 2);
+                    int stop = end < 0 ? sql.length() : end;
+                    readHint(pos + 2, stop);
                     pos = end < 0 ? sql.length() : end + 2;
                 } else if (sql.startsWith("*/", pos)) {
                     pos += 2; // the end of an executable comment
                 } else {
                     return;
                 }
+            }
+        }
+
+        /** {@code /* strata:primary *}{@code /} (or {@code /*+ strata:replica *}{@code /}): a routing hint. */
+        private void readHint(int from, int to) {
+            String body = sql.substring(from, to).strip();
+            if (body.startsWith("+")) {
+                body = body.substring(1).strip();
+            }
+            if (body.regionMatches(true, 0, "strata:", 0, 7)) {
+                hint = body.substring(7).strip().toLowerCase(Locale.ROOT);
             }
         }
 

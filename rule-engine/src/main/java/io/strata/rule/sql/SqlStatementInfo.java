@@ -15,13 +15,16 @@ import java.util.List;
  * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null
  * @param trackedVariables session variables a SET assigns that Strata follows and replays on any backend connection
  *                       ({@link SqlClassifier#TRACKED_VARIABLES}), instead of pinning the session
+ * @param readOnly       a single SELECT that only reads table data (no lock, no INTO, no session-state function):
+ *                       a replica may answer it
+ * @param hint           what a {@code /* strata:... *}{@code /} comment asks for ("primary", "replica"), else null
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
-                               String charset, List<String> trackedVariables) {
+                               String charset, List<String> trackedVariables, boolean readOnly, String hint) {
 
     public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                             String charset) {
-        this(kind, tokens, multiStatement, pinsSession, charset, List.of());
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), false, null);
     }
 
     /** The token at {@code index}, or "" past the end. */
