@@ -762,7 +762,7 @@ record_cell() {
     RES_KIND[$name]=$kind RES_DESC[$name]=$desc RES_NODES[$name]=$nodes RES_THREADS[$name]=$threads
     RES_QPS[$name]=$R_QPS RES_P95[$name]=$R_P95 RES_BUSY[$name]=$R_BUSY
     RES_SPLIT[$name]="${R_SPLIT[*]}" RES_STATUS[$name]=$R_STATUS RES_NOTE[$name]=$R_NOTE
-    printf '    %-16s qps %9s  p95 %7s ms  cpu busy %3s%%  reads per backend: %s  %s\n' \
+    printf '    %-18s qps %9s  p95 %7s ms  cpu busy %3s%%  reads per backend: %s  %s\n' \
         "$name" "$R_QPS" "${R_P95:--}" "$R_BUSY" "$(split_text "${R_SPLIT[*]}")" \
         "$R_STATUS${R_NOTE:+: $R_NOTE}"
 }
@@ -809,7 +809,8 @@ machine_info() {
     echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
     if [ "$DIRECT_ONLY" -eq 0 ]; then
         echo "Java:      $("$JAVA_BIN" -version 2>&1 | head -n 1) ($JAVA_BIN)"
-        echo "Strata:    $STRATA_DIST (STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+        # The tarball is rebuilt in place: its time says which build a report measured.
+        echo "Strata:    $STRATA_DIST (built $(date -r "$STRATA_DIST" '+%Y-%m-%d %H:%M:%S'), STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     fi
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
@@ -821,7 +822,7 @@ machine_info() {
 print_table() {
     local name base rel lin
     base=$(base_qps)
-    printf '%-16s %-44s %5s %4s %9s %7s %8s %6s %6s %5s  %-40s %s\n' \
+    printf '%-18s %-44s %5s %4s %9s %7s %8s %6s %6s %5s  %-40s %s\n' \
         cell "what" nodes thr qps ideal p95_ms x_0rep linear "cpu%" "reads per backend (Com_select)" status
     for name in "${CELLS[@]}"; do
         rel="" lin=""
@@ -829,7 +830,7 @@ print_table() {
             rel=$(ratio "${RES_QPS[$name]}" "$base")
             lin=$(ratio "${RES_QPS[$name]}" "$(awk -v b="$base" -v n="${RES_NODES[$name]}" 'BEGIN { if (b != "") print b * n }')")
         fi
-        printf '%-16s %-44s %5s %4s %9s %7s %8s %6s %6s %5s  %-40s %s\n' \
+        printf '%-18s %-44s %5s %4s %9s %7s %8s %6s %6s %5s  %-40s %s\n' \
             "$name" "${RES_DESC[$name]}" "${RES_NODES[$name]}" "${RES_THREADS[$name]}" "${RES_QPS[$name]}" \
             "$(ideal_qps "$name")" "${RES_P95[$name]:--}" "${rel:--}" "${lin:--}" "${RES_BUSY[$name]:--}" \
             "$(split_text "${RES_SPLIT[$name]}")" "${RES_STATUS[$name]}"

@@ -1,5 +1,7 @@
 package io.strata.protocol;
 
+import io.strata.rule.RouteException;
+
 /** An error that knows the ERR packet it becomes on the wire. */
 public final class MySQLException extends RuntimeException {
 
@@ -20,6 +22,9 @@ public final class MySQLException extends RuntimeException {
         while (cause != null) {
             if (cause instanceof MySQLException mysql) {
                 return mysql.packet();
+            }
+            if (cause instanceof RouteException route) {
+                return new ErrPacket(route.errorCode(), route.sqlState(), route.getMessage());
             }
             cause = cause.getCause();
         }

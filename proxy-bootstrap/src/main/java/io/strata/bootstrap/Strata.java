@@ -16,6 +16,8 @@ import io.strata.frontend.netty.Tls;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
+import io.strata.rule.health.HealthRegistry;
+import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,9 +46,11 @@ public final class Strata implements AutoCloseable {
     private final Backends backends;
     private final JdbcDataSources jdbc;
     private final FrontendServer server;
+    private final HealthMonitor monitor;
 
     private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
-                   FrontendServer server) {
+                   FrontendServer server, HealthMonitor monitor) {
+        this.monitor = monitor;
         this.boss = boss;
         this.workers = workers;
         this.backends = backends;
@@ -70,6 +74,7 @@ public final class Strata implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        monitor.close();
         backends.close();
         if (jdbc != null) {
             jdbc.close();
@@ -113,9 +118,11 @@ public final class Strata implements AutoCloseable {
                 resolved = new StrataConfig(resolved.server().withPort(port), resolved.databases());
             }
             Map<String, RuleChain> chains = new LinkedHashMap<>();
+            HealthRegistry health = new HealthRegistry();
             for (DatabaseConfig database : resolved.databases().values()) {
                 chains.put(database.databaseName(), RuleChain.of(database,
-                        "config-" + database.databaseName() + ".yaml"));
+                        "config-" + database.databaseName() + ".yaml", health));
+                database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
             }
             int threads = resolved.server().workerThreads();
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
@@ -126,12 +133,15 @@ public final class Strata implements AutoCloseable {
                 jdbc = resolved.server().jdbcExecutor() ? new JdbcDataSources(resolved) : null;
                 probeBackendVersion(backends);
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
-                        chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()));
+                        chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()),
+                        health);
                 FrontendServer server = FrontendServer.bind(context, boss, workers);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
-                return new Strata(boss, workers, backends, jdbc, server);
+                // Checks start before clients are served, so replicas prove themselves before they get reads.
+                HealthMonitor monitor = HealthMonitor.start(resolved, health);
+                return new Strata(boss, workers, backends, jdbc, server, monitor);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 backends.close();

@@ -8,16 +8,18 @@ import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
+import io.strata.rule.health.HealthRegistry;
 
 import java.util.Map;
 
 /**
  * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
- * HikariCP ones when the JDBC executor is on, else null), live sessions, and the TLS context (null when off).
+ * HikariCP ones when the JDBC executor is on, else null), live sessions, the TLS context (null when off), and the
+ * status of every data source.
  */
 public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
                               Backends backends, JdbcDataSources jdbc, SessionRegistry sessions,
-                              SslContext sslContext) {
+                              SslContext sslContext, HealthRegistry health) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */

@@ -57,11 +57,9 @@ public final class SessionRouteState {
      * The data source of the routed statement could not be reached before anything was sent: it leaves the rotation
      * at once (the health monitor brings it back) and the statement may be routed again.
      */
-    public void unreachable(String why) {
-        if (running != null) {
-            running.down(why, running.lagSeconds());
-            running.retried();
-        }
+    public void unreachable(DataSourceStatus status, String why) {
+        status.down(why, status.lagSeconds());
+        status.retried();
         finishRunning();
     }
 

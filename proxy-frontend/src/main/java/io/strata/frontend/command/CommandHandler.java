@@ -20,6 +20,7 @@ import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.OkPacket;
+import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.SqlClassifier;
@@ -75,6 +76,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             public boolean closed() {
                 return closed;
             }
+
+            @Override
+            public StatementRunner.Command reroute(StatementRunner.Command command, ByteBuf payload,
+                                                   Throwable why) {
+                return CommandHandler.this.reroute(command, payload, why);
+            }
         };
         this.relayRunner = new RelayRunner(context, ctx, session, completion);
         this.runner = context.config().server().jdbcExecutor()
@@ -120,6 +127,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** The current command has been answered completely; the next may run. */
     private void done() {
+        session.routeState().done();
         busy = false;
         runQueued();
     }
@@ -176,6 +184,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             if (info.kind() == SqlKind.KILL && kill(info, next)) {
                 return;
             }
+            if (LocalQueries.setReadFrom(session, info)) {
+                ok(next);
+                return;
+            }
             Optional<LocalResultSet> local = LocalQueries.answer(context, session, info);
             if (local.isPresent()) {
                 local.get().write(ctx.channel(), next, session.deprecateEof(), session.extendedTypeInfo(),
@@ -196,13 +208,35 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private StatementRunner.Command routed(MySQLFrame frame, int next, ResponseKind kind, String sql,
                                            SqlStatementInfo info) {
         String database = currentDatabase();
-        RouteResult route = context.ruleChain(database).route(new StatementContext(database, info,
-                session.inTransaction()));
+        boolean keepsState = kind == null || kind == ResponseKind.QUERY && frame.payload().getUnsignedByte(
+                frame.payload().readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
+                && ComStmtExecute.opensCursor(frame.payload());
+        StatementContext routing = new StatementContext(database, info,
+                session.inTransaction() || !session.autocommit(), runner.pinnedDataSource(), keepsState,
+                kind == ResponseKind.PREPARE, session.routeState());
+        RouteResult route = context.ruleChain(database).route(routing);
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
         }
         return new StatementRunner.Command(database, route.first().dataSource(),
-                frame.payload().retainedDuplicate(), sql, kind, info, next);
+                frame.payload().retainedDuplicate(), sql, kind, info, next, routing, route.retryable());
+    }
+
+    /** See {@link StatementRunner.Completion#reroute}. */
+    private StatementRunner.Command reroute(StatementRunner.Command command, ByteBuf payload, Throwable why) {
+        if (!command.retryable()) {
+            return null;
+        }
+        Throwable cause = why.getCause() != null && !(why instanceof MySQLException) ? why.getCause() : why;
+        LOG.info("session {}: {} unreachable, the read goes elsewhere: {}", session.connectionId(),
+                command.dataSource(), cause.getMessage());
+        session.routeState().unreachable(context.health().status(command.database(), command.dataSource()),
+                "unreachable: " + cause.getMessage());
+        RouteResult route = context.ruleChain(command.database()).route(command.routing());
+        if (!route.isSingle() || route.first().dataSource().equals(command.dataSource())) {
+            return null;
+        }
+        return command.to(route.first().dataSource(), route.retryable(), payload);
     }
 
     /** COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute. */
@@ -362,7 +396,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** Expected errors (SQL a client got wrong) at debug; Strata's own failures at warn with the stack. */
     private static final class ErrPacketLog {
         static void log(Logger log, Session session, Throwable error) {
-            if (error instanceof MySQLException) {
+            if (error instanceof MySQLException || error instanceof RouteException) {
                 log.debug("session {}: {}", session.connectionId(), error.getMessage());
             } else {
                 log.warn("session {}: unexpected failure", session.connectionId(), error);

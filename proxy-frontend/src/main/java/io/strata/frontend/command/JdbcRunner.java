@@ -41,6 +41,8 @@ final class JdbcRunner implements StatementRunner {
     private final Session session;
     private final Completion completion;
     private Connection pinned;
+    /** The data source of {@link #pinned}. */
+    private volatile String pinnedDataSource;
     private boolean pinnedDirty;
     private volatile JdbcResultWriter writer;
     private volatile boolean running;
@@ -74,9 +76,28 @@ final class JdbcRunner implements StatementRunner {
         writer = out;
         running = true;
         Connection kept = pinned;
+        Connection left = null;
+        if (kept != null && !command.dataSource().equals(pinnedDataSource)) {
+            if (session.hasServerState()) {
+                running = false;
+                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
+                        + "state to another data source (" + pinnedDataSource + " -> " + command.dataSource() + ")");
+            }
+            left = kept; // kept only for SHOW WARNINGS: the statement goes elsewhere, the connection back
+            kept = null;
+            pinned = null;
+        }
         String sql = BinarySafeSql.decode(text, charset,
                 (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
-        VIRTUAL.newThread(() -> execute(pool, kept, command, sql, out)).start();
+        Connection use = kept;
+        Connection giveBack = left;
+        boolean dirty = pinnedDirty;
+        VIRTUAL.newThread(() -> {
+            if (giveBack != null) {
+                close(giveBack, dirty);
+            }
+            execute(pool, use, command, sql, out);
+        }).start();
     }
 
     /** On the virtual thread: borrow, run, decide whether the session keeps the connection, then answer. */
@@ -102,6 +123,7 @@ final class JdbcRunner implements StatementRunner {
                 pinnedDirty = true;
             }
             keepOrReturn(connection);
+            pinnedDataSource = pinned == null ? null : command.dataSource();
         } catch (SQLException e) {
             ErrPacket err = failure(command.dataSource(), connection, e);
             out.error(err.errorCode(), err.sqlState(), err.message());
@@ -116,6 +138,11 @@ final class JdbcRunner implements StatementRunner {
         running = false;
         out.flush();
         ctx.executor().execute(completion::done);
+    }
+
+    @Override
+    public String pinnedDataSource() {
+        return pinned != null && session.needsPinnedConnection() ? pinnedDataSource : null;
     }
 
     private void keepOrReturn(Connection connection) throws SQLException {

@@ -9,7 +9,12 @@ import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.MySQLException;
+import io.strata.rule.SessionRouteState;
+
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -17,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * Statements Strata answers itself because only it knows the answer: the logical databases (which clients see in
  * place of the backends' schemas), the session's own connection id and last insert id (the backend connection
- * behind a session changes from statement to statement).
+ * behind a session changes from statement to statement), the status of the data sources, and the session's read
+ * switch.
  */
 final class LocalQueries {
 
@@ -34,6 +40,14 @@ final class LocalQueries {
                 && (info.tokenIs(1, "DATABASES") || info.tokenIs(1, "SCHEMAS"))) {
             return showDatabases(context, session, t);
         }
+        if (info.kind() == SqlKind.SHOW && t.size() == 4 && info.tokenIs(1, "STRATA") && info.tokenIs(2, "DATA")
+                && info.tokenIs(3, "SOURCES")) {
+            return Optional.of(DataSourcesStatus.resultSet(context, session));
+        }
+        if (info.kind() == SqlKind.SELECT && t.size() == 2 && isReadFrom(t.get(1))) {
+            return Optional.of(LocalResultSet.single(ColumnDefinition41.varchar(t.get(1)),
+                    session.routeState().readFrom().name().toLowerCase(Locale.ROOT)));
+        }
         if (info.kind() == SqlKind.SELECT && t.size() == 4 && t.get(2).equals("(") && t.get(3).equals(")")) {
             String function = t.get(1).toUpperCase();
             return switch (function) {
@@ -47,6 +61,37 @@ final class LocalQueries {
             };
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@code SET [SESSION] strata_read_from = 'primary' | 'replica' | 'auto'}: where this session's reads go until it
+     * says otherwise or resets. False when the statement is something else.
+     *
+     * @throws io.strata.protocol.MySQLException 1231 for a value that is none of those
+     */
+    static boolean setReadFrom(Session session, SqlStatementInfo info) {
+        if (info.kind() != SqlKind.SET || info.multiStatement()) {
+            return false;
+        }
+        List<String> t = info.tokens();
+        int at = info.tokenIs(1, "SESSION") ? 2 : 1;
+        if (t.size() != at + 3 || !isReadFrom(t.get(at)) || !t.get(at + 1).equals("=")) {
+            return false;
+        }
+        String value = SqlClassifier.unquote(t.get(at + 2));
+        try {
+            session.routeState().readFrom(SessionRouteState.ReadFrom.valueOf(value.toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw new MySQLException(new ErrPacket(1231, "42000", "Variable 'strata_read_from' can't be set to the "
+                    + "value of '" + value + "' (use 'primary', 'replica' or 'auto')"));
+        }
+        return true;
+    }
+
+    private static boolean isReadFrom(String token) {
+        String name = token.toLowerCase(Locale.ROOT);
+        return name.equals("strata_read_from") || name.equals("@@strata_read_from")
+                || name.equals("@@session.strata_read_from");
     }
 
     private static Optional<LocalResultSet> showDatabases(FrontendContext context, Session session, List<String> t) {

@@ -19,21 +19,44 @@ final class RelayListener implements ResponseListener {
     private final UnaryOperator<ByteBuf> tap;
     private final Consumer<ResponseSummary> onComplete;
     private final Consumer<Throwable> onFailure;
+    private final Consumer<ResponseSummary> onShutdown;
     private int lastSequenceId = -1;
+    private boolean heldBack;
 
-    /** @param tap sees (and may patch) each packet before it goes to the client; null for none */
+    /**
+     * @param tap        sees (and may patch) each packet before it goes to the client; null for none
+     * @param onShutdown for a command that may go elsewhere: called instead of {@code onComplete} when the backend
+     *                   answered only that it is shutting down (or killed the connection), which the client then
+     *                   never sees; null to relay such errors like any other
+     */
     RelayListener(Channel client, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
-                  Consumer<Throwable> onFailure) {
+                  Consumer<Throwable> onFailure, Consumer<ResponseSummary> onShutdown) {
         this.client = client;
         this.tap = tap;
         this.onComplete = onComplete;
         this.onFailure = onFailure;
+        this.onShutdown = onShutdown;
     }
 
     @Override
     public void onPacket(ByteBuf packet) {
+        if (onShutdown != null && lastSequenceId < 0 && isShutdownError(packet)) {
+            heldBack = true;
+            packet.release();
+            return;
+        }
         lastSequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
         client.write(tap == null ? packet : tap.apply(packet), client.voidPromise());
+    }
+
+    /** ER_SERVER_SHUTDOWN (1053) or ER_CONNECTION_KILLED (1927) as the whole answer: the statement never ran. */
+    private static boolean isShutdownError(ByteBuf packet) {
+        int start = packet.readerIndex();
+        if (packet.readableBytes() < 7 || packet.getUnsignedByte(start + 4) != 0xFF) {
+            return false;
+        }
+        int code = packet.getUnsignedShortLE(start + 5);
+        return code == 1053 || code == 1927;
     }
 
     @Override
@@ -53,7 +76,7 @@ final class RelayListener implements ResponseListener {
     @Override
     public void onComplete(ResponseSummary summary) {
         Runnable complete = () -> {
-            onComplete.accept(summary);
+            (heldBack ? onShutdown : onComplete).accept(summary);
             client.flush();
         };
         if (client.eventLoop().inEventLoop()) {

@@ -55,9 +55,9 @@ final class RelayRunner implements StatementRunner {
 
     @Override
     public void run(Command command) {
-        withConnection(command, null, error -> { }, () -> run(command), connection ->
+        withConnection(command, null, error -> { }, this::run, connection ->
                 start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
-                        summary -> { }));
+                        summary -> { }, Retry.of(command, this::run)));
     }
 
     /**
@@ -66,7 +66,7 @@ final class RelayRunner implements StatementRunner {
      */
     @Override
     public void prepare(Command command, int clientId) {
-        withConnection(command, null, error -> session.prepareFailed(), () -> prepare(command, clientId),
+        withConnection(command, null, error -> session.prepareFailed(), again -> prepare(again, clientId),
                 connection -> {
                     BackendStatement cached = connection.statement(command.sql());
                     if (cached != null) {
@@ -90,7 +90,7 @@ final class RelayRunner implements StatementRunner {
                                 connection.statement(command.sql(), statement);
                                 session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
                                         statement.params(), statement.columns()));
-                            });
+                            }, null);
                 });
     }
 
@@ -101,9 +101,11 @@ final class RelayRunner implements StatementRunner {
      */
     @Override
     public void runStatement(Command command, PreparedStatement statement) {
-        withConnection(command, statement, error -> { }, () -> runStatement(command, statement), connection -> {
+        withConnection(command, statement, error -> { }, again -> runStatement(again, statement), connection -> {
             boolean cursorRequested = command.kind() == ResponseKind.QUERY
                     && ComStmtExecute.opensCursor(command.payload());
+            // taken before forBackend, which may release the client's payload
+            Retry retry = command.kind() == null ? null : Retry.of(command, again -> runStatement(again, statement));
             BackendStatement backend = connection.statement(statement.sql());
             // may replace (and release) the client's payload: read nothing from it after this
             ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
@@ -115,7 +117,7 @@ final class RelayRunner implements StatementRunner {
                 return;
             }
             start(connection, payload, command.kind(), statement.info(), command.next(), null,
-                    summary -> afterStatement(command.kind(), statement, cursorRequested, summary));
+                    summary -> afterStatement(command.kind(), statement, cursorRequested, summary), retry);
         });
     }
 
@@ -126,7 +128,8 @@ final class RelayRunner implements StatementRunner {
      * preparing the statement. On failure the client hears the error (long data has no response: it only ends).
      */
     private void withConnection(Command command, PreparedStatement statement, Consumer<Throwable> onError,
-                                Runnable retry, Consumer<BackendConnection> then) {
+                                Consumer<Command> rerun, Consumer<BackendConnection> then) {
+        Runnable retry = () -> rerun.accept(command);
         BackendPool pool = context.backends().pool(command.database(), command.dataSource());
         String schema = pool.config().schema();
         BackendConnection ready;
@@ -154,7 +157,11 @@ final class RelayRunner implements StatementRunner {
             found = found.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
         }
         found.whenComplete((connection, error) -> onLoop(command.next(), () -> {
-            if (error != null) {
+            Command again = error != null && unreachable(error)
+                    ? completion.reroute(command, command.payload(), error) : null;
+            if (again != null) {
+                rerun.accept(again);
+            } else if (error != null) {
                 command.payload().release();
                 onError.accept(error);
                 if (command.kind() == null) {
@@ -168,6 +175,25 @@ final class RelayRunner implements StatementRunner {
         }));
     }
 
+    /** A connection could not be made at all (refused, timed out, handshake failed): not a full pool. */
+    private static boolean unreachable(Throwable error) {
+        return MySQLException.toErrPacket(error).errorCode() == ErrorCode.BACKEND_UNAVAILABLE.code();
+    }
+
+    /**
+     * A command that may go to another data source when its own dies before answering: a spare reference to the
+     * client's payload to send again, and how to run it again.
+     */
+    private record Retry(Command command, ByteBuf spare, Consumer<Command> rerun) {
+        static Retry of(Command command, Consumer<Command> rerun) {
+            return command.retryable() ? new Retry(command, command.payload().retainedDuplicate(), rerun) : null;
+        }
+
+        void release() {
+            spare.release();
+        }
+    }
+
     /**
      * The session's pinned connection when it belongs to {@code pool}, else an idle pooled one, else null. A session
      * holding state on another data source cannot move.
@@ -177,7 +203,7 @@ final class RelayRunner implements StatementRunner {
             return pinned;
         }
         if (pinned != null) {
-            if (session.needsPinnedConnection()) {
+            if (session.hasServerState()) {
                 throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
                         + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
             }
@@ -259,9 +285,12 @@ final class RelayRunner implements StatementRunner {
     }
 
     private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
-                       int next, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> after) {
+                       int next, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> after, Retry retry) {
         if (completion.closed() || !ctx.channel().isActive()) {
             payload.release();
+            if (retry != null) {
+                retry.release();
+            }
             giveBack(connection);
             return;
         }
@@ -269,8 +298,36 @@ final class RelayRunner implements StatementRunner {
         inFlight = connection;
         session.running(() -> StateSync.killQuery(connection));
         connection.execute(payload, kind, new RelayListener(ctx.channel(), tap,
-                summary -> finish(connection, summary, info, after),
-                error -> broken(connection, error, next)));
+                summary -> {
+                    if (retry != null) {
+                        retry.release();
+                    }
+                    finish(connection, summary, info, after);
+                },
+                error -> broken(connection, error, next, retry),
+                retry == null ? null : summary -> shutDown(connection, summary, next, retry)));
+    }
+
+    /**
+     * The backend said only that it is shutting down: the read never ran, so it goes to another data source; when
+     * there is none the client hears the backend's error.
+     */
+    private void shutDown(BackendConnection connection, ResponseSummary summary, int next, Retry retry) {
+        inFlight = null;
+        session.running(null);
+        unpin();
+        connection.pool().discard(connection);
+        MySQLException error = new MySQLException(summary.error());
+        Command again = completion.closed() ? null : completion.reroute(retry.command(), retry.spare(), error);
+        if (again != null) {
+            retry.rerun().accept(again);
+            return;
+        }
+        retry.release();
+        if (!completion.closed()) {
+            Responses.err(ctx.channel(), next, summary.error());
+            completion.done();
+        }
     }
 
     /** After the backend's last packet: follow the session state it reported, then keep or return the connection. */
@@ -344,12 +401,25 @@ final class RelayRunner implements StatementRunner {
         }
     }
 
-    /** The backend connection broke mid-command: the client gets an error and keeps its session. */
-    private void broken(BackendConnection connection, Throwable error, int next) {
+    /**
+     * The backend connection broke mid-command: the client gets an error and keeps its session. A read that had
+     * sent the client nothing yet goes to another data source instead.
+     */
+    private void broken(BackendConnection connection, Throwable error, int next, Retry retry) {
         inFlight = null;
         session.running(null);
         unpin();
         connection.pool().discard(connection);
+        int sent = error instanceof RelayListener.RelayFailure f ? f.lastSequenceId : -1;
+        if (retry != null) {
+            Command again = sent < 0 && !completion.closed()
+                    ? completion.reroute(retry.command(), retry.spare(), error) : null;
+            if (again != null) {
+                retry.rerun().accept(again);
+                return;
+            }
+            retry.release();
+        }
         // Whatever lived on that connection (a transaction, variables) is gone with it.
         session.lostServerState();
         if (completion.closed()) {
@@ -391,6 +461,12 @@ final class RelayRunner implements StatementRunner {
         if (running != null && ctx.channel().isWritable()) {
             running.resume();
         }
+    }
+
+    @Override
+    public String pinnedDataSource() {
+        BackendConnection connection = pinned;
+        return connection != null && session.needsPinnedConnection() ? connection.dataSource() : null;
     }
 
     private BackendConnection unpin() {

@@ -2,6 +2,7 @@ package io.strata.frontend.command;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.relay.ResponseKind;
+import io.strata.rule.StatementContext;
 import io.strata.rule.sql.SqlStatementInfo;
 
 import java.util.concurrent.CompletableFuture;
@@ -20,9 +21,18 @@ interface StatementRunner {
      * @param sql     the statement text of a COM_QUERY, else null
      * @param info    what the classifier found in {@code sql}, else null
      * @param next    the sequence id of the first response packet
+     * @param routing what the rules routed the command by (to route it again)
+     * @param retryable the command has no effect (a read): when its data source proves dead before the command
+     *                  could run, it may go to another
      */
     record Command(String database, String dataSource, ByteBuf payload, String sql, ResponseKind kind,
-                   SqlStatementInfo info, int next) {
+                   SqlStatementInfo info, int next, StatementContext routing, boolean retryable) {
+
+        /** The same command for another data source, with {@code payload} (the runner's to release). */
+        Command to(String otherDataSource, boolean stillRetryable, ByteBuf otherPayload) {
+            return new Command(database, otherDataSource, otherPayload, sql, kind, info, next, routing,
+                    stillRetryable);
+        }
     }
 
     /** What a runner reports back to the command handler, on the client's event loop. */
@@ -32,6 +42,13 @@ interface StatementRunner {
 
         /** Whether the client has gone (nothing more is written). */
         boolean closed();
+
+        /**
+         * The command's data source was unreachable before the command could have had any effect: it leaves the
+         * rotation and the command is routed again. Returns the command for its new data source (owning
+         * {@code payload}), or null when there is no other (the caller then reports {@code why}).
+         */
+        Command reroute(Command command, ByteBuf payload, Throwable why);
     }
 
     void run(Command command);
@@ -56,4 +73,7 @@ interface StatementRunner {
 
     /** The client channel's writability changed: a paused result may go on. */
     void writabilityChanged();
+
+    /** The data source of the backend connection the session must stay on, or null when it may move. */
+    String pinnedDataSource();
 }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ServerStatus;
+import io.strata.rule.SessionRouteState;
 
 /**
  * One client connection's state: who it is, its logical database, what it negotiated, the server status it last saw,
@@ -48,6 +49,7 @@ public final class Session {
     private boolean longDataPending;
     private boolean holdsServerState;
     private boolean keepForWarnings;
+    private final SessionRouteState routeState = new SessionRouteState();
 
     public Session(long connectionId, Channel channel) {
         this.connectionId = connectionId;
@@ -77,7 +79,13 @@ public final class Session {
         variables.clear();
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
+        routeState.reset();
         lostServerState();
+    }
+
+    /** What routing remembers of this session (read switch, last write, the statement's data source). */
+    public SessionRouteState routeState() {
+        return routeState;
     }
 
     /** The tracked session variables this session set, by lower-case name, with the values the server reported. */
@@ -258,7 +266,14 @@ public final class Session {
      * next execute, or an open cursor.
      */
     public boolean needsPinnedConnection() {
-        return inTransaction() || !autocommit() || holdsServerState || keepForWarnings || longDataPending
-                || !openCursors.isEmpty();
+        return keepForWarnings || hasServerState();
+    }
+
+    /**
+     * Whether the session's backend connection holds what the session cannot lose: a transaction, autocommit off,
+     * server state, long data or a cursor. Kept warnings alone do not count: the next statement replaces them anyway.
+     */
+    public boolean hasServerState() {
+        return inTransaction() || !autocommit() || holdsServerState || longDataPending || !openCursors.isEmpty();
     }
 }

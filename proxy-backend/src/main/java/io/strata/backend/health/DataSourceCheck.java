@@ -1,0 +1,143 @@
+package io.strata.backend.health;
+
+import io.strata.config.DataSourceConfig;
+import io.strata.rule.health.DataSourceStatus;
+import io.strata.rule.health.GtidPosition;
+import io.strata.rule.health.HealthRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * One check of one data source over its own JDBC connection (kept open between checks, opened again after a
+ * failure). A primary reports its GTID position; a replica its replication threads, lag and applied position.
+ */
+final class DataSourceCheck implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DataSourceCheck.class);
+
+    private final DataSourceConfig dataSource;
+    private final HealthRegistry.Watch watch;
+    private final DataSourceStatus status;
+    private Connection connection;
+    private boolean mariaDb;
+    /** What the log said last, so it speaks only of changes. */
+    private Boolean loggedInRotation;
+
+    DataSourceCheck(DataSourceConfig dataSource, HealthRegistry.Watch watch) {
+        this.dataSource = dataSource;
+        this.watch = watch;
+        this.status = watch.status();
+    }
+
+    String name() {
+        return status.database() + "/" + status.name();
+    }
+
+    void run() {
+        try {
+            if (watch.role() == HealthRegistry.Role.PRIMARY) {
+                checkPrimary();
+            } else {
+                checkReplica();
+            }
+        } catch (SQLException | IllegalArgumentException e) {
+            close();
+            status.down("unreachable: " + e.getMessage(), status.lagSeconds());
+        }
+        if (loggedInRotation == null || loggedInRotation != status.inRotation()) {
+            loggedInRotation = status.inRotation();
+            if (status.inRotation()) {
+                LOG.info("{} ({}) is in rotation: {}", name(), watch.role(), status.reason());
+            } else {
+                LOG.warn("{} ({}) left the rotation: {}", name(), watch.role(), status.reason());
+            }
+        }
+    }
+
+    private void checkPrimary() throws SQLException {
+        Connection c = connection();
+        long started = System.nanoTime();
+        GtidPosition position = position(c, mariaDb ? "@@global.gtid_binlog_pos" : "@@global.gtid_executed");
+        status.recordPosition(started, position);
+        status.up("primary reachable", null, position);
+    }
+
+    private void checkReplica() throws SQLException {
+        Connection c = connection();
+        try (Statement statement = c.createStatement();
+             ResultSet rows = statement.executeQuery(mariaDb ? "SHOW SLAVE STATUS" : "SHOW REPLICA STATUS")) {
+            if (!rows.next()) {
+                status.down("not replicating (SHOW SLAVE STATUS is empty)", null);
+                return;
+            }
+            String io = column(rows, "Slave_IO_Running", "Replica_IO_Running");
+            String sql = column(rows, "Slave_SQL_Running", "Replica_SQL_Running");
+            String lagText = column(rows, "Seconds_Behind_Master", "Seconds_Behind_Source");
+            Long lag = lagText == null ? null : Long.valueOf(lagText);
+            GtidPosition position = position(c, mariaDb ? "@@global.gtid_slave_pos" : "@@global.gtid_executed");
+            long max = watch.check().maxReplicationLagSeconds();
+            // A replica whose IO thread reconnects still serves while its lag is known and small: the server
+            // reports the lag as unknown (NULL) once it has applied everything it has and cannot reach its primary.
+            if (!"Yes".equalsIgnoreCase(sql)) {
+                status.down("replication stopped (SQL thread: " + sql + ")", lag);
+            } else if (lag == null) {
+                status.down("replication lag unknown (IO thread: " + io + ")", null);
+            } else if (lag > max) {
+                status.down("lag " + lag + " s > maxReplicationLag " + max + " s", lag);
+            } else {
+                status.up("replicating, lag " + lag + " s", lag, position);
+            }
+        }
+    }
+
+    private static String column(ResultSet rows, String name, String newName) throws SQLException {
+        try {
+            return rows.getString(name);
+        } catch (SQLException e) {
+            return rows.getString(newName); // MySQL 8.0.22 renamed them
+        }
+    }
+
+    private static GtidPosition position(Connection c, String variable) throws SQLException {
+        try (Statement statement = c.createStatement(); ResultSet rows = statement.executeQuery("SELECT " + variable)) {
+            rows.next();
+            return GtidPosition.parse(rows.getString(1));
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection != null && !connection.isClosed()) {
+            return connection;
+        }
+        Properties props = new Properties();
+        boolean own = watch.check().username() == null;
+        props.setProperty("user", own ? dataSource.username() : watch.check().username());
+        props.setProperty("password", own ? dataSource.password() : watch.check().password());
+        props.setProperty("connectTimeout", String.valueOf(watch.check().timeoutMillis()));
+        props.setProperty("socketTimeout", String.valueOf(watch.check().timeoutMillis()));
+        String host = dataSource.host().contains(":") ? "[" + dataSource.host() + "]" : dataSource.host();
+        // No schema: the monitor account needs no rights on the data, and a dropped schema is not a dead server.
+        connection = DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/", props);
+        mariaDb = connection.getMetaData().getDatabaseProductVersion().contains("MariaDB");
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                LOG.debug("closing the health check connection of {}: {}", name(), e.getMessage());
+            }
+            connection = null;
+        }
+    }
+}
