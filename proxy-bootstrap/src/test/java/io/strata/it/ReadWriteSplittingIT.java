@@ -45,7 +45,7 @@ class ReadWriteSplittingIT {
 
     @BeforeAll
     static void startServers() throws SQLException {
-        servers = ReplicatedMariaDb.start(0, 2, SCHEMA, "app", "app", "--userstat=1");
+        servers = ReplicatedMariaDb.start(0, 0, 2, SCHEMA, "app", "app", "--userstat=1");
         servers.primary().createDatabase(SCHEMA, "checker", "checker");
         servers.primary().execute(SCHEMA, "checker", "checker",
                 "CREATE TABLE items (id INT PRIMARY KEY, v VARCHAR(50))");

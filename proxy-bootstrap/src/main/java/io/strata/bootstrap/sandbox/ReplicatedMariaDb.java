@@ -26,14 +26,14 @@ public final class ReplicatedMariaDb implements AutoCloseable {
     }
 
     /**
-     * Starts the primary on {@code basePort} and the replicas on the ports after it (0: free ports), creates
-     * {@code schema} and {@code user}, and waits until every replica replicates.
+     * Starts the primary on {@code primaryPort} and the replicas on {@code replicaPort}, {@code replicaPort + 1}...
+     * (0: free ports), creates {@code schema} and {@code user}, and waits until every replica replicates.
      *
      * @param serverArgs extra mariadbd options for every server
      */
-    public static ReplicatedMariaDb start(int basePort, int replicaCount, String schema, String user,
-                                          String password, String... serverArgs) {
-        EmbeddedMariaDb primary = EmbeddedMariaDb.start(basePort, args(1, serverArgs));
+    public static ReplicatedMariaDb start(int primaryPort, int replicaPort, int replicaCount, String schema,
+                                          String user, String password, String... serverArgs) {
+        EmbeddedMariaDb primary = EmbeddedMariaDb.start(primaryPort, args(1, serverArgs));
         List<EmbeddedMariaDb> replicas = new ArrayList<>();
         ReplicatedMariaDb servers = new ReplicatedMariaDb(primary, replicas);
         try {
@@ -41,7 +41,7 @@ public final class ReplicatedMariaDb implements AutoCloseable {
             primary.run("DROP USER IF EXISTS ''@'localhost'", "CREATE USER 'repl'@'%' IDENTIFIED BY 'repl'",
                     "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%'");
             for (int i = 0; i < replicaCount; i++) {
-                EmbeddedMariaDb replica = EmbeddedMariaDb.start(basePort == 0 ? 0 : basePort + 1 + i,
+                EmbeddedMariaDb replica = EmbeddedMariaDb.start(replicaPort == 0 ? 0 : replicaPort + i,
                         args(2 + i, serverArgs));
                 replicas.add(replica);
                 // Starting from an empty position, the replica replays the primary's whole binary log, users too.

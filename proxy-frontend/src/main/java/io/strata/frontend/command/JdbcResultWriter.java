@@ -41,6 +41,7 @@ final class JdbcResultWriter implements ResultSink {
     private int lastWarnings;
     private long lastInsertId;
     private boolean failed;
+    private boolean written;
 
     JdbcResultWriter(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
                      Charset charset) {
@@ -148,6 +149,11 @@ final class JdbcResultWriter implements ResultSink {
         return lastInsertId;
     }
 
+    /** Whether anything reached the client yet. */
+    boolean written() {
+        return written;
+    }
+
     boolean failed() {
         return failed;
     }
@@ -168,6 +174,7 @@ final class JdbcResultWriter implements ResultSink {
     }
 
     private void write(ByteBuf payload) {
+        written = true;
         int packets = PacketEncoder.packetCount(payload.readableBytes()); // rows of 16 MiB and more are split
         channel.write(new MySQLFrame(sequenceId, payload), channel.voidPromise());
         sequenceId = (sequenceId + packets) & 0xFF;

@@ -1,18 +1,22 @@
 package io.strata.frontend.command;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.packet.Responses;
 import io.strata.frontend.session.Charsets;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.Capabilities;
+import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
+import io.strata.protocol.MySQLException;
 import io.strata.protocol.OkPacket;
 import io.strata.protocol.ServerStatus;
-import io.strata.frontend.packet.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,6 +129,15 @@ final class JdbcRunner implements StatementRunner {
             keepOrReturn(connection);
             pinnedDataSource = pinned == null ? null : command.dataSource();
         } catch (SQLException e) {
+            if (command.retryable() && !out.written() && (connection == null || isConnectionError(e))) {
+                // A read that found its replica dead before answering anything: it goes elsewhere.
+                if (connection != null) {
+                    discard(pool, connection);
+                }
+                running = false;
+                ctx.executor().execute(() -> retryElsewhere(command, sql, e));
+                return;
+            }
             ErrPacket err = failure(command.dataSource(), connection, e);
             out.error(err.errorCode(), err.sqlState(), err.message());
             if (connection != null) {
@@ -154,6 +167,28 @@ final class JdbcRunner implements StatementRunner {
         } else {
             pinned = null;
             connection.close();
+        }
+    }
+
+    /** SQLSTATE class 08: the connection failed, not the statement. */
+    private static boolean isConnectionError(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    /** On the client's loop: the read goes to another data source, or the client hears why it cannot. */
+    private void retryElsewhere(Command command, String sql, SQLException e) {
+        byte[] text = sql.getBytes(Charsets.java(session.charset()));
+        ByteBuf payload = Unpooled.buffer(1 + text.length).writeByte(CommandType.COM_QUERY.code()).writeBytes(text);
+        MySQLException why = ErrorCode.BACKEND_UNAVAILABLE.exception(command.dataSource(), e.getMessage());
+        Command again = completion.closed() ? null : completion.reroute(command, payload, why);
+        if (again != null) {
+            run(again);
+            return;
+        }
+        payload.release();
+        if (!completion.closed()) {
+            Responses.err(ctx.channel(), command.next(), why.packet());
+            completion.done();
         }
     }
 

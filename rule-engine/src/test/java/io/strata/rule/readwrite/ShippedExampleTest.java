@@ -1,0 +1,34 @@
+package io.strata.rule.readwrite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.strata.config.ConfigLoader;
+import io.strata.config.StrataConfig;
+import io.strata.rule.RuleChain;
+import io.strata.rule.health.HealthRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The example the distribution ships in conf/examples loads as the README says. */
+class ShippedExampleTest {
+
+    private static final Path CONF = Path.of("..", "conf");
+
+    @Test
+    void theReadWriteSplittingExampleLoadsWithTheShippedServerSettings(@TempDir Path dir) throws IOException {
+        Files.copy(CONF.resolve("server.yaml"), dir.resolve("server.yaml"));
+        Files.copy(CONF.resolve("examples/config-readwrite-splitting.yaml"), dir.resolve("config-app.yaml"));
+
+        StrataConfig config = ConfigLoader.load(dir);
+        HealthRegistry health = new HealthRegistry();
+        RuleChain.of(config.databases().get("app"), "config-app.yaml", health);
+
+        assertEquals(3, health.watches().size());
+        assertEquals("monitor", health.watches().get(0).check().username());
+        assertEquals(10, health.watches().get(1).check().maxReplicationLagSeconds());
+    }
+}
