@@ -84,6 +84,34 @@ class JdbcIT {
         }
     }
 
+    /**
+     * Sessions with their own time_zone and sql_mode, interleaved over a shared pool, each keep seeing their own: the
+     * executor makes whichever backend connection runs a statement equal to its session.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void sessionsKeepTheirOwnTrackedVariablesOnSharedConnections(Driver driver) throws SQLException {
+        try (Connection a = strata.connect(driver); Connection b = strata.connect(driver);
+             Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            sa.execute("SET time_zone = '+05:00'");
+            sb.execute("SET SESSION time_zone = '-03:00'");
+            sa.execute("SET sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')");
+            for (int i = 0; i < 20; i++) {
+                assertEquals("+05:00", single(sa, "SELECT @@time_zone"));
+                assertEquals("-03:00", single(sb, "SELECT @@time_zone"));
+                assertTrue(single(sa, "SELECT @@sql_mode").contains("NO_ZERO_DATE"));
+                assertTrue(!single(sb, "SELECT @@sql_mode").contains("NO_ZERO_DATE"));
+            }
+        }
+    }
+
+    private static String single(Statement statement, String sql) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Driver.class)
     void backendErrorsKeepTheirCodeStateAndMessage(Driver driver) throws SQLException {

@@ -32,9 +32,16 @@ public final class BackendPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackendPool.class);
     private static final long EVICTION_PERIOD_SECONDS = 30;
+    /** How often waiters past connectionTimeout are failed: one periodic task instead of a timer per wait. */
+    private static final long EXPIRY_SWEEP_MILLIS = 50;
+    /**
+     * A released connection goes to a waiter on its own event loop (then the statement runs with no hand-off between
+     * threads), unless the oldest waiter has waited longer than this: a bound on what that preference may cost.
+     */
+    private static final long AFFINITY_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private record Waiter(int flavor, EventLoop loop, CompletableFuture<BackendConnection> future,
-                          ScheduledFuture<?> timeout) {
+                          long sinceNanos) {
     }
 
     /**
@@ -71,6 +78,7 @@ public final class BackendPool implements AutoCloseable {
     private final Set<BackendConnection> all = new HashSet<>();
     private final Deque<Waiter> waiters = new ArrayDeque<>();
     private final ScheduledFuture<?> eviction;
+    private final ScheduledFuture<?> expiry;
     private int opening;
     private String lastFailure = "none";
     private boolean closed;
@@ -84,6 +92,8 @@ public final class BackendPool implements AutoCloseable {
         this.timers = timers;
         this.eviction = timers.next().scheduleWithFixedDelay(this::evictIdle, EVICTION_PERIOD_SECONDS,
                 EVICTION_PERIOD_SECONDS, TimeUnit.SECONDS);
+        this.expiry = timers.next().scheduleWithFixedDelay(this::expireWaiters, EXPIRY_SWEEP_MILLIS,
+                EXPIRY_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     public String name() {
@@ -117,9 +127,7 @@ public final class BackendPool implements AutoCloseable {
                     open(flavor, loop, future);
                     return future;
                 }
-                ScheduledFuture<?> timeout = timers.next().schedule(() -> expire(future),
-                        connectionTimeoutMillis, TimeUnit.MILLISECONDS);
-                waiters.add(new Waiter(flavor, loop, future, timeout));
+                waiters.add(new Waiter(flavor, loop, future, System.nanoTime()));
                 return future;
             }
         }
@@ -146,14 +154,13 @@ public final class BackendPool implements AutoCloseable {
                 connection.close();
                 return;
             }
-            waiter = takeWaiter(connection.flavor());
+            waiter = takeWaiter(connection.flavor(), connection.channel().eventLoop());
             if (waiter == null) {
                 if (!waiters.isEmpty()) {
                     // Only waiters of another flavor: make room for them.
                     all.remove(connection);
                     connection.close();
                     Waiter other = waiters.poll();
-                    other.timeout().cancel(false);
                     open(other.flavor(), other.loop(), other.future());
                     return;
                 }
@@ -161,7 +168,6 @@ public final class BackendPool implements AutoCloseable {
                 return;
             }
         }
-        waiter.timeout().cancel(false);
         if (!waiter.future().complete(connection)) {
             release(connection);
         }
@@ -177,7 +183,6 @@ public final class BackendPool implements AutoCloseable {
             }
             waiter = waiters.poll();
             if (waiter != null) {
-                waiter.timeout().cancel(false);
                 open(waiter.flavor(), waiter.loop(), waiter.future());
             }
         }
@@ -195,6 +200,7 @@ public final class BackendPool implements AutoCloseable {
         synchronized (this) {
             closed = true;
             eviction.cancel(false);
+            expiry.cancel(false);
             toClose = new ArrayList<>(all);
             all.clear();
             idle.clear();
@@ -259,15 +265,32 @@ public final class BackendPool implements AutoCloseable {
         return false;
     }
 
-    private Waiter takeWaiter(int flavor) {
+    /**
+     * The waiter a released connection of {@code loop} goes to: the oldest of the flavor on the same loop, unless the
+     * oldest of the flavor anywhere has waited past {@link #AFFINITY_WAIT_NANOS}.
+     */
+    private Waiter takeWaiter(int flavor, EventLoop loop) {
+        Waiter oldest = null;
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter waiter = it.next();
-            if (waiter.flavor() == flavor) {
+            if (waiter.flavor() != flavor) {
+                continue;
+            }
+            if (oldest == null) {
+                oldest = waiter;
+                if (System.nanoTime() - waiter.sinceNanos() > AFFINITY_WAIT_NANOS) {
+                    break;
+                }
+            }
+            if (waiter.loop() == loop) {
                 it.remove();
                 return waiter;
             }
         }
-        return null;
+        if (oldest != null) {
+            waiters.remove(oldest);
+        }
+        return oldest;
     }
 
     /** Called with the lock held; the connect itself completes later on an event loop. */
@@ -305,24 +328,30 @@ public final class BackendPool implements AutoCloseable {
             }
             Waiter waiter = closed ? null : waiters.poll();
             if (waiter != null) {
-                waiter.timeout().cancel(false);
                 open(waiter.flavor(), waiter.loop(), waiter.future());
             }
         }
     }
 
-    private void expire(CompletableFuture<BackendConnection> future) {
+    /** Fails the waiters that have waited connectionTimeout (the deque is oldest first). */
+    private void expireWaiters() {
+        List<Waiter> expired = new ArrayList<>();
         String message;
         synchronized (this) {
-            if (!waiters.removeIf(w -> w.future() == future)) {
+            long now = System.nanoTime();
+            long limit = TimeUnit.MILLISECONDS.toNanos(connectionTimeoutMillis);
+            while (!waiters.isEmpty() && now - waiters.peekFirst().sinceNanos() >= limit) {
+                expired.add(waiters.pollFirst());
+            }
+            if (expired.isEmpty()) {
                 return;
             }
             PoolStats stats = stats();
-            message = "pool " + name() + " exhausted after " + config.connectionTimeoutMillis() + " ms (total "
+            message = "pool " + name() + " exhausted after " + connectionTimeoutMillis + " ms (total "
                     + stats.total() + ", active " + stats.active() + ", idle " + stats.idle() + ", waiting "
-                    + (stats.waiting() + 1) + "), last connect failure: " + lastFailure;
+                    + (stats.waiting() + expired.size()) + "), last connect failure: " + lastFailure;
         }
-        future.completeExceptionally(ErrorCode.POOL_EXHAUSTED.exception(message));
+        expired.forEach(w -> w.future().completeExceptionally(ErrorCode.POOL_EXHAUSTED.exception(message)));
     }
 
     private boolean expired(BackendConnection connection) {

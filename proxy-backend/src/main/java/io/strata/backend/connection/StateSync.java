@@ -61,7 +61,8 @@ public final class StateSync {
         }
         if (!variables.equals(connection.variables())) {
             String set = setVariables(connection.variables(), variables);
-            Map<String, String> wanted = Map.copyOf(variables);
+            // not Map.copyOf: a variable may be NULL (MySQL Connector/J sets character_set_results = NULL)
+            Map<String, String> wanted = new java.util.HashMap<>(variables);
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, set))).thenApply(c -> {
                 c.variables().clear();
                 c.variables().putAll(wanted);
@@ -80,7 +81,7 @@ public final class StateSync {
     }
 
     /** One SET making {@code current} equal to {@code wanted}; variables only {@code current} has go back to DEFAULT. */
-    static String setVariables(Map<String, String> current, Map<String, String> wanted) {
+    public static String setVariables(Map<String, String> current, Map<String, String> wanted) {
         StringJoiner set = new StringJoiner(", ", "SET ", "");
         for (String name : current.keySet()) {
             if (!wanted.containsKey(name)) {

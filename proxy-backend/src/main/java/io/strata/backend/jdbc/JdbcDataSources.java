@@ -22,6 +22,7 @@ public final class JdbcDataSources implements AutoCloseable {
 
     private final Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
     private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
+    private final JdbcSessionVariables variables = new JdbcSessionVariables();
 
     public JdbcDataSources(StrataConfig config) {
         for (DatabaseConfig database : config.databases().values()) {
@@ -64,6 +65,11 @@ public final class JdbcDataSources implements AutoCloseable {
         return "jdbc:mariadb://" + (dataSource.host().contains(":") ? "[" + dataSource.host() + "]"
                 : dataSource.host()) + ":" + dataSource.port() + "/" + schema
                 + "?allowMultiQueries=true&useResetConnection=true";
+    }
+
+    /** The tracked session variables each pooled connection holds. */
+    public JdbcSessionVariables variables() {
+        return variables;
     }
 
     /** @param foundRows whether UPDATE counts matched rows (CLIENT_FOUND_ROWS) rather than changed ones */

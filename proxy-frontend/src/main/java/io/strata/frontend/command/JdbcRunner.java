@@ -110,6 +110,7 @@ final class JdbcRunner implements StatementRunner {
         try {
             if (connection == null) {
                 connection = pool.getConnection();
+                context.jdbc().variables().sync(connection, session.variables());
             }
             try (Statement statement = connection.createStatement()) {
                 session.running(() -> cancel(statement));
@@ -121,10 +122,10 @@ final class JdbcRunner implements StatementRunner {
             session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), command.info(),
                     out.failed());
             pinnedDirty |= command.info().pinsSession();
-            if (!command.info().trackedVariables().isEmpty()) {
-                // HikariCP connections are not made equal on checkout: a session that set variables keeps its own.
-                session.holdsServerState(true);
-                pinnedDirty = true;
+            if (!command.info().trackedVariables().isEmpty() && !out.failed()) {
+                // Read back (the SET may be relative) so any pooled connection can be made equal later.
+                session.variables().putAll(context.jdbc().variables().readBack(connection,
+                        command.info().trackedVariables(), session.variables()));
             }
             keepOrReturn(connection);
             pinnedDataSource = pinned == null ? null : command.dataSource();
@@ -219,6 +220,7 @@ final class JdbcRunner implements StatementRunner {
         try {
             if (reset) {
                 connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
+                context.jdbc().variables().forget(connection);
             }
         } catch (SQLException e) {
             LOG.debug("cannot reset a JDBC connection; closing it", e);

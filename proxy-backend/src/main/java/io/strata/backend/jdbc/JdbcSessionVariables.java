@@ -1,0 +1,73 @@
+package io.strata.backend.jdbc;
+
+import io.strata.backend.connection.StateSync;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.WeakHashMap;
+
+/**
+ * The tracked session variables each pooled JDBC connection holds, so a session's own (sql_mode, time_zone...) are
+ * made equal on whichever connection HikariCP hands out, as the relay executor does, instead of pinning the session.
+ * Connections are known by their driver object, which outlives HikariCP's per-checkout proxies.
+ */
+public final class JdbcSessionVariables {
+
+    private final Map<Object, Map<String, String>> held = new WeakHashMap<>();
+
+    /** Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ). */
+    public void sync(Connection connection, Map<String, String> wanted) throws SQLException {
+        Object key = key(connection);
+        Map<String, String> current;
+        synchronized (held) {
+            current = held.getOrDefault(key, Map.of());
+        }
+        if (current.equals(wanted)) {
+            return;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(StateSync.setVariables(current, wanted));
+        }
+        remember(key, wanted);
+    }
+
+    /** After a SET of {@code names} on {@code connection}: their values as the server now has them. */
+    public Map<String, String> readBack(Connection connection, List<String> names, Map<String, String> before)
+            throws SQLException {
+        StringJoiner select = new StringJoiner(", ", "SELECT ", "");
+        names.forEach(name -> select.add("@@SESSION." + name));
+        Map<String, String> values = new HashMap<>(before);
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
+                select.toString())) {
+            rows.next();
+            for (int i = 0; i < names.size(); i++) {
+                values.put(names.get(i), rows.getString(i + 1));
+            }
+        }
+        remember(key(connection), values);
+        return values;
+    }
+
+    /** The connection was reset (COM_RESET_CONNECTION): it holds the server's defaults again. */
+    public void forget(Connection connection) throws SQLException {
+        synchronized (held) {
+            held.remove(key(connection));
+        }
+    }
+
+    private void remember(Object key, Map<String, String> values) {
+        synchronized (held) {
+            held.put(key, java.util.Collections.unmodifiableMap(new HashMap<>(values)));
+        }
+    }
+
+    private static Object key(Connection connection) throws SQLException {
+        return connection.unwrap(org.mariadb.jdbc.Connection.class);
+    }
+}
