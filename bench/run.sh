@@ -82,6 +82,8 @@ Setup:
   -h, --help           this help
 
 Environment:
+  STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default 0: Netty's
+                       choice, 2 x CPUs)
   STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; its default is
                        "-XX:+UseG1GC -Xms512m -Xmx2g")
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
@@ -522,6 +524,7 @@ start_strata() {
 server:
   host: 127.0.0.1
   port: $STRATA_PORT
+  workerThreads: ${STRATA_WORKER_THREADS:-0}
 users:
   - { name: sbtest, password: sbtest, databases: [sbtest] }
 EOF

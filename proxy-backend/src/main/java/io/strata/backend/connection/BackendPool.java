@@ -36,9 +36,9 @@ public final class BackendPool implements AutoCloseable {
     private static final long EXPIRY_SWEEP_MILLIS = 50;
     /**
      * A released connection goes to a waiter on its own event loop (then the statement runs with no hand-off between
-     * threads), unless the oldest waiter has waited longer than this: a bound on what that preference may cost.
+     * threads), unless the oldest waiter has waited this much longer: a bound on what that preference may cost.
      */
-    private static final long AFFINITY_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long AFFINITY_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private record Waiter(int flavor, EventLoop loop, CompletableFuture<BackendConnection> future,
                           long sinceNanos) {
@@ -266,8 +266,10 @@ public final class BackendPool implements AutoCloseable {
     }
 
     /**
-     * The waiter a released connection of {@code loop} goes to: the oldest of the flavor on the same loop, unless the
-     * oldest of the flavor anywhere has waited past {@link #AFFINITY_WAIT_NANOS}.
+     * The waiter a released connection of {@code loop} goes to: the oldest of the flavor on the same loop (then the
+     * statement runs with no hand-off between threads), unless the oldest of the flavor anywhere has waited
+     * {@link #AFFINITY_WAIT_NANOS} longer than that one (a bound on what the preference may cost a loop with few
+     * connections).
      */
     private Waiter takeWaiter(int flavor, EventLoop loop) {
         Waiter oldest = null;
@@ -278,13 +280,16 @@ public final class BackendPool implements AutoCloseable {
             }
             if (oldest == null) {
                 oldest = waiter;
-                if (System.nanoTime() - waiter.sinceNanos() > AFFINITY_WAIT_NANOS) {
-                    break;
-                }
             }
             if (waiter.loop() == loop) {
-                it.remove();
-                return waiter;
+                if (waiter == oldest || waiter.sinceNanos() - oldest.sinceNanos() <= AFFINITY_WAIT_NANOS) {
+                    it.remove();
+                    return waiter;
+                }
+                break;
+            }
+            if (waiter.sinceNanos() - oldest.sinceNanos() > AFFINITY_WAIT_NANOS) {
+                break; // any same-loop waiter further on is younger still
             }
         }
         if (oldest != null) {
