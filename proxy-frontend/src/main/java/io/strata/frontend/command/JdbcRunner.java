@@ -66,6 +66,11 @@ final class JdbcRunner implements StatementRunner {
         if (command.sql() == null) {
             throw ErrorCode.UNSUPPORTED.exception("this command with executor: jdbc");
         }
+        if (command.info().multiStatement() && !session.multiStatements()) {
+            // The pools always allow several statements; a session that turned them off (or never asked) gets the
+            // server's own refusal, and nothing runs, as on the server.
+            throw new MySQLException(new ErrPacket(1064, "42000", syntaxError(command.sql())));
+        }
         if (command.info().charset() != null && !command.info().multiStatement()) {
             session.charset(command.info().charset());
             Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
@@ -139,7 +144,7 @@ final class JdbcRunner implements StatementRunner {
                 ctx.executor().execute(() -> retryElsewhere(command, sql, e));
                 return;
             }
-            ErrPacket err = failure(command.dataSource(), connection, e);
+            ErrPacket err = failure(command.dataSource(), pool, connection, e);
             out.error(err.errorCode(), err.sqlState(), err.message());
             if (connection != null) {
                 discard(pool, connection);
@@ -194,15 +199,31 @@ final class JdbcRunner implements StatementRunner {
     }
 
     /** What the client hears when JDBC itself failed (not the statement): no connection, or a connection lost. */
-    private static ErrPacket failure(String dataSource, Connection connection, SQLException e) {
+    private static ErrPacket failure(String dataSource, HikariDataSource pool, Connection connection,
+                                     SQLException e) {
         if (connection != null) {
             return ErrorCode.BACKEND_LOST.packet(dataSource, e.getMessage());
         }
         if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
-            return ErrorCode.POOL_EXHAUSTED.packet(e.getMessage());
+            // Said as the relay executor's pool says it, whichever executor runs.
+            var stats = pool.getHikariPoolMXBean();
+            return ErrorCode.POOL_EXHAUSTED.packet("pool " + dataSource + " exhausted after "
+                    + pool.getConnectionTimeout() + " ms (total " + stats.getTotalConnections() + ", active "
+                    + stats.getActiveConnections() + ", idle " + stats.getIdleConnections() + ", waiting "
+                    + stats.getThreadsAwaitingConnection() + ")");
         }
         return ErrorCode.BACKEND_UNAVAILABLE.packet(dataSource, e.getCause() != null ? e.getCause().getMessage()
                 : e.getMessage());
+    }
+
+    /** MariaDB's 1064 for a second statement when multi-statements are off: "near" the rest of the text. */
+    static String syntaxError(String sql) {
+        int end = sql.indexOf(';');
+        String rest = end < 0 ? "" : sql.substring(end + 1).stripLeading();
+        int line = 1 + (int) sql.substring(0, Math.max(end, 0)).chars().filter(c -> c == '\n').count();
+        return "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server "
+                + "version for the right syntax to use near '" + (rest.length() > 80 ? rest.substring(0, 80) : rest)
+                + "' at line " + line;
     }
 
     /** A broken connection leaves HikariCP's pool for good. */
