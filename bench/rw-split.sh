@@ -17,6 +17,16 @@
 # should be 1x, 2x and 3x that with 0, 1 and 2 replicas (the primary takes reads too).
 #
 # It prints a table and writes bench/results/rw-split-<timestamp>.csv (and .txt).
+#
+# --overhead measures something else instead: what a read routed to a replica by the rule
+# costs against an L4 proxy. It starts the primary and replica_0 only, HAProxy (TCP mode)
+# in front of replica_0, and Strata with the rule (every read to replica_0), and runs the
+# standard sysbench oltp_point_select and oltp_read_only (--skip_trx=on, no SLEEP) for each
+# ps mode and thread count against the three targets back to back: replica-direct,
+# haproxy, strata-rw. It reports QPS, p95, the proxy's CPU seconds, queries per proxy
+# CPU-second, Strata/HAProxy for both, and where the reads went, and writes
+# bench/results/rw-split-overhead-<timestamp>.csv (and .txt).
+#
 # Everything it starts is stopped at the end (by pid), and its temp folder is removed,
 # unless --keep. bench/README.md explains the method and how to read the results.
 
@@ -36,6 +46,8 @@ NODE_NAMES=(primary replica_0 replica_1)
 
 # ---- options ------------------------------------------------------------------------
 
+# scaling: the read scaling cells (the default); overhead: --overhead.
+MODE=scaling
 CELL_TIME=10
 WARMUP=3
 THREADS=32
@@ -48,6 +60,15 @@ STRATA_DIST=""
 BASE_PORT=13316
 DIRECT_ONLY=0
 KEEP=0
+# The defaults of --overhead where they differ (its --threads and --ps-mode take lists).
+OH_DEF_THREADS="4 16"
+OH_DEF_PS_MODES="auto disable"
+OH_DEF_POOL=64
+OH_DEF_WARMUP=5
+OH_ALL_WORKLOADS="oltp_point_select oltp_read_only"
+WORKLOADS=$OH_ALL_WORKLOADS
+# The options given on the command line (the two modes have different defaults).
+declare -A GIVEN=()
 
 usage() {
     cat <<EOF
@@ -85,12 +106,34 @@ Options:
                        prints how to stop them
   -h, --help           this help
 
+Overhead mode (instead of the cells above):
+  --overhead           what a read that the rule routes to a replica costs against an L4
+                       proxy. Starts the primary and replica_0 only, HAProxy (mode tcp,
+                       nbthread = CPUs) on $((BASE_PORT + 4)) in front of replica_0, and Strata on $((BASE_PORT + 3))
+                       with READWRITE_SPLITTING (readDataSources [replica_0],
+                       primaryTakesReads false, readYourWrites false); runs standard sysbench
+                       workloads (no SLEEP) per ps mode and thread count against
+                       replica-direct, haproxy and strata-rw back to back, and reports QPS,
+                       p95, proxy CPU-s, queries per proxy CPU-second and Strata/HAProxy.
+                       oltp_read_only runs with --skip_trx=on (BEGIN would pin the session
+                       to the primary). Needs haproxy (installed with apt-get if missing).
+  --workloads LIST     of: $OH_ALL_WORKLOADS (default: both)
+  --threads LIST       sysbench thread counts (default "$OH_DEF_THREADS")
+  --ps-mode LIST       of: auto disable (default "$OH_DEF_PS_MODES")
+  --time, --warmup     as above; --warmup is per target and ps mode (default $OH_DEF_WARMUP)
+  --pool N             maximumPoolSize of both Strata data sources (default $OH_DEF_POOL)
+  --table-size, --strata-dist, --base-port, --keep: as above.
+  Not with --overhead: --replicas, --sleep-ms, --direct-only.
+
 Environment:
   STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh)
+  STRATA_WORKER_THREADS  --overhead only: Strata's server.workerThreads (default: Strata's,
+                       2 x CPUs)
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
                        the newest JDK >= $MIN_JAVA under $JVM_DIR is used
 
-Output: a table on the terminal, and bench/results/rw-split-<timestamp>.csv and .txt.
+Output: a table on the terminal, and bench/results/rw-split-<timestamp>.csv and .txt
+(--overhead: rw-split-overhead-<timestamp>.csv and .txt).
 EOF
 }
 
@@ -116,13 +159,15 @@ parse_args() {
     while [ $# -gt 0 ]; do
         case "$1" in
             --time) need_value "$@"; CELL_TIME=$2; shift ;;
-            --warmup) need_value "$@"; WARMUP=$2; shift ;;
-            --threads) need_value "$@"; THREADS=$2; shift ;;
-            --pool) need_value "$@"; POOL=$2; shift ;;
-            --sleep-ms) need_value "$@"; SLEEP_MS=$2; shift ;;
+            --warmup) need_value "$@"; WARMUP=$2; GIVEN[warmup]=1; shift ;;
+            --threads) need_value "$@"; THREADS=$(split_list "$2"); GIVEN[threads]=1; shift ;;
+            --pool) need_value "$@"; POOL=$2; GIVEN[pool]=1; shift ;;
+            --sleep-ms) need_value "$@"; SLEEP_MS=$2; GIVEN[sleep]=1; shift ;;
             --table-size) need_value "$@"; TABLE_SIZE=$2; shift ;;
-            --replicas) need_value "$@"; REPLICA_COUNTS=$(split_list "$2"); shift ;;
-            --ps-mode) need_value "$@"; PS_MODE=$2; shift ;;
+            --replicas) need_value "$@"; REPLICA_COUNTS=$(split_list "$2"); GIVEN[replicas]=1; shift ;;
+            --ps-mode) need_value "$@"; PS_MODE=$(split_list "$2"); GIVEN[ps]=1; shift ;;
+            --workloads) need_value "$@"; WORKLOADS=$(split_list "$2"); GIVEN[workloads]=1; shift ;;
+            --overhead) MODE=overhead ;;
             --direct-only) DIRECT_ONLY=1 ;;
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
             --base-port) need_value "$@"; BASE_PORT=$2; shift ;;
@@ -132,6 +177,14 @@ parse_args() {
         esac
         shift
     done
+
+    if [ "$MODE" = overhead ]; then
+        parse_overhead_args
+        return
+    fi
+    [ -z "${GIVEN[workloads]:-}" ] || die "--workloads only applies with --overhead"
+    case "$THREADS" in *" "*) die "--threads takes one number (a list only with --overhead)" ;; esac
+    case "$PS_MODE" in *" "*) die "--ps-mode takes one mode (a list only with --overhead)" ;; esac
 
     local n
     for n in "$CELL_TIME" "$WARMUP" "$THREADS" "$POOL" "$SLEEP_MS" "$TABLE_SIZE" "$BASE_PORT"; do
@@ -163,6 +216,46 @@ parse_args() {
     CEILING=$(awk -v p="$POOL" -v s="$SLEEP_MS" 'BEGIN { printf "%.0f", p * 1000 / s }')
 }
 
+# --overhead: its own defaults and checks. It needs the primary (the rule's
+# writeDataSource) and replica_0 only; HAProxy listens on base port + 4.
+parse_overhead_args() {
+    [ "$DIRECT_ONLY" -eq 0 ] || die "--direct-only does not apply with --overhead"
+    [ -z "${GIVEN[replicas]:-}" ] || die "--replicas does not apply with --overhead (it uses the primary and replica_0)"
+    [ -z "${GIVEN[sleep]:-}" ] || die "--sleep-ms does not apply with --overhead (its reads do not sleep)"
+    [ -n "${GIVEN[threads]:-}" ] || THREADS=$OH_DEF_THREADS
+    [ -n "${GIVEN[ps]:-}" ] || PS_MODE=$OH_DEF_PS_MODES
+    [ -n "${GIVEN[pool]:-}" ] || POOL=$OH_DEF_POOL
+    [ -n "${GIVEN[warmup]:-}" ] || WARMUP=$OH_DEF_WARMUP
+    OH_THREADS=$THREADS
+    OH_PS_MODES=$PS_MODE
+
+    local n
+    for n in "$CELL_TIME" "$WARMUP" "$POOL" "$TABLE_SIZE" "$BASE_PORT" $OH_THREADS; do
+        case "$n" in ''|*[!0-9]*) die "expected a whole number, got '$n'" ;; esac
+    done
+    [ "$CELL_TIME" -ge 1 ] || die "--time must be at least 1"
+    [ "$POOL" -ge 1 ] && [ "$TABLE_SIZE" -ge 1 ] || die "--pool and --table-size must be at least 1"
+    for n in $OH_THREADS; do [ "$n" -ge 1 ] || die "thread counts must be at least 1"; done
+    [ "$BASE_PORT" -ge 1024 ] && [ "$BASE_PORT" -le 65531 ] || die "--base-port must be in 1024..65531"
+    [ -n "$OH_THREADS" ] && [ -n "$OH_PS_MODES" ] && [ -n "$WORKLOADS" ] \
+        || die "--threads, --ps-mode and --workloads may not be empty"
+    for n in $OH_PS_MODES; do
+        case "$n" in auto|disable) ;; *) die "--ps-mode: '$n' is not auto or disable" ;; esac
+    done
+    # Reads only: the haproxy and replica-direct targets reach nothing but the read-only
+    # replica, and a write through Strata would go to the primary.
+    for n in $WORKLOADS; do
+        case " $OH_ALL_WORKLOADS " in
+            *" $n "*) ;;
+            *) die "--workloads: '$n' is not one of: $OH_ALL_WORKLOADS (read-only workloads only)" ;;
+        esac
+    done
+    MAX_REPLICAS=1
+    N_SERVERS=2
+    STRATA_PORT=$((BASE_PORT + 3))
+    HAPROXY_PORT=$((BASE_PORT + 4))
+}
+
 port_of_node() {
     echo $((BASE_PORT + $1))
 }
@@ -188,6 +281,7 @@ find_bin() {
 install_missing() {
     local missing=()
     find_bin sysbench >/dev/null || missing+=(sysbench)
+    if [ "$MODE" = overhead ]; then find_bin haproxy >/dev/null || missing+=(haproxy); fi
     { find_bin mariadbd >/dev/null && find_bin mariadb-install-db >/dev/null; } || missing+=(mariadb-server)
     { find_bin mariadb >/dev/null && find_bin mariadb-admin >/dev/null; } || missing+=(mariadb-client)
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -205,9 +299,9 @@ install_missing() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
     INSTALLED_PACKAGES="${missing[*]}"
     case " ${missing[*]} " in
-        *" mariadb-server "*)
-            echo "    Note: the package may have started its own MariaDB service on port 3306."
-            echo "    This benchmark does not use it and leaves it as it is."
+        *" mariadb-server "*|*" haproxy "*)
+            echo "    Note: the packages may have started their own system services (mariadb on port 3306,"
+            echo "    haproxy). This benchmark does not use them and leaves them as they are."
             ;;
     esac
 }
@@ -254,7 +348,17 @@ locate_tools() {
     INSTALL_DB=$(find_bin mariadb-install-db) || die "mariadb-install-db not found (package mariadb-server)"
     MARIADB=$(find_bin mariadb) || die "mariadb client not found (package mariadb-client)"
     MARIADB_ADMIN=$(find_bin mariadb-admin) || die "mariadb-admin not found (package mariadb-client)"
-    [ -f "$LUA_SCRIPT" ] || die "the workload script $LUA_SCRIPT is missing"
+    if [ "$MODE" = overhead ]; then
+        HAPROXY=$(find_bin haproxy) || die "haproxy not found (package haproxy)"
+        local w
+        for w in $WORKLOADS; do
+            if [ -d /usr/share/sysbench ] && [ ! -f "/usr/share/sysbench/$w.lua" ]; then
+                die "sysbench's $w.lua is not in /usr/share/sysbench"
+            fi
+        done
+    else
+        [ -f "$LUA_SCRIPT" ] || die "the workload script $LUA_SCRIPT is missing"
+    fi
 }
 
 # The newest distribution tarball of this repo, unless --strata-dist says otherwise.
@@ -286,7 +390,12 @@ check_idle() {
     LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
     a=$(cpu_snapshot); sleep 1; b=$(cpu_snapshot)
     BUSY_AT_START=$(cpu_busy_between "$a" "$b")
-    if [ "$BUSY_AT_START" -ge 25 ]; then
+    if [ "$BUSY_AT_START" -ge 25 ] && [ "$MODE" = overhead ]; then
+        echo "WARNING: the CPUs are ${BUSY_AT_START}% busy before the benchmark starts. The --overhead cells are"
+        echo "         CPU-bound: the QPS will be noisy (queries per proxy CPU-second suffers less)."
+        echo "         Busiest processes (CPU% over their lifetime):"
+        ps -eo pid=,pcpu=,comm= --sort=-pcpu 2>/dev/null | head -n 5 | sed 's/^/           /' || true
+    elif [ "$BUSY_AT_START" -ge 25 ]; then
         echo "WARNING: the CPUs are ${BUSY_AT_START}% busy before the benchmark starts. The cells are bounded by"
         echo "         SLEEP() and the pool, not by CPU, so they suffer less than CPU-bound ones; still, check"
         echo "         the cpu_busy column. Busiest processes (CPU% over their lifetime):"
@@ -308,6 +417,9 @@ check_ports() {
     if [ "$DIRECT_ONLY" -eq 0 ]; then
         port_in_use "$STRATA_PORT" && die "port $STRATA_PORT is in use; pick other ports with --base-port N (uses N..N+3)"
     fi
+    if [ "$MODE" = overhead ]; then
+        port_in_use "$HAPROXY_PORT" && die "port $HAPROXY_PORT is in use; pick other ports with --base-port N (--overhead uses N, N+1, N+3, N+4)"
+    fi
     return 0
 }
 
@@ -316,6 +428,7 @@ check_ports() {
 WORK_DIR=""
 DB_PIDS=()
 STRATA_PID=""
+HAPROXY_PID=""
 STRATA_HOME=""
 LOAD_AT_START="?"
 BUSY_AT_START="?"
@@ -355,16 +468,18 @@ cleanup() {
                 "${NODE_NAMES[$i]}" "${DB_PIDS[$i]}" "$(port_of_node "$i")" "$(node_dir "$i")/mariadb.sock"
         done
         [ -n "$STRATA_PID" ] && is_alive "$STRATA_PID" && echo "    Strata    pid $STRATA_PID 127.0.0.1:$STRATA_PORT"
+        [ -n "$HAPROXY_PID" ] && is_alive "$HAPROXY_PID" && echo "    HAProxy   pid $HAPROXY_PID 127.0.0.1:$HAPROXY_PORT"
         echo "    connect: $MARIADB -h127.0.0.1 -P$BASE_PORT -usbtest -psbtest sbtest"
         local pids
-        pids=$(echo $STRATA_PID "${DB_PIDS[@]}")
+        pids=$(echo $STRATA_PID $HAPROXY_PID "${DB_PIDS[@]}")
         echo "    stop:    kill $pids; sleep 10; rm -rf $WORK_DIR"
         exit "$rc"
     fi
-    if [ -n "$STRATA_PID" ] || [ ${#DB_PIDS[@]} -gt 0 ]; then
+    if [ -n "$STRATA_PID$HAPROXY_PID" ] || [ ${#DB_PIDS[@]} -gt 0 ]; then
         say "Stopping what this run started"
     fi
     [ -n "$STRATA_PID" ] && stop_pid Strata "$STRATA_PID" 30
+    [ -n "$HAPROXY_PID" ] && stop_pid HAProxy "$HAPROXY_PID" 10
     # Replicas first, so their I/O threads do not log the primary going away.
     for ((i = ${#DB_PIDS[@]} - 1; i >= 0; i--)); do
         stop_pid "MariaDB ${NODE_NAMES[$i]}" "${DB_PIDS[$i]}" 60
@@ -643,15 +758,80 @@ EOF
     echo "$conf"
 }
 
-# Starts Strata for $1 replicas in the foreground mode of start.sh, as our own child
-# (start.sh execs java, so $! is the JVM). Returns non-zero, with STRATA_FAILURE set,
-# when it does not come up: the run goes on with the next configuration.
+# --overhead's configuration: the primary and replica_0 with --pool connections each,
+# and the rule sending every read to replica_0 (no reads on the primary, no
+# read-your-writes). Prints the conf folder.
+write_overhead_conf() {
+    local conf=$WORK_DIR/strata-overhead/conf node
+    mkdir -p "$conf"
+    [ -f "$STRATA_HOME/conf/logback.xml" ] && cp "$STRATA_HOME/conf/logback.xml" "$conf/"
+    {
+        echo "# Written by bench/rw-split.sh --overhead."
+        echo "server:"
+        echo "  host: 127.0.0.1"
+        echo "  port: $STRATA_PORT"
+        [ -n "${STRATA_WORKER_THREADS:-}" ] && echo "  workerThreads: $STRATA_WORKER_THREADS"
+        cat <<EOF
+users:
+  - name: root
+    password: root
+    databases: ["*"]
+  - name: sbtest
+    password: sbtest
+    databases: [sbtest]
+EOF
+    } > "$conf/server.yaml"
+    {
+        echo "# Written by bench/rw-split.sh --overhead: every read to replica_0, pool $POOL per data source."
+        echo "databaseName: sbtest"
+        echo "dataSources:"
+        for node in 0 1; do
+            cat <<EOF
+  ${NODE_NAMES[$node]}:
+    url: "jdbc:mariadb://127.0.0.1:$(port_of_node "$node")/sbtest"
+    username: sbtest
+    password: sbtest
+    maximumPoolSize: $POOL
+EOF
+        done
+        cat <<EOF
+rules:
+  - type: READWRITE_SPLITTING
+    groups:
+      - name: rw
+        writeDataSource: primary
+        readDataSources: [replica_0]
+        loadBalancer: ROUND_ROBIN
+        primaryTakesReads: false
+        readYourWrites: false
+    healthCheck:
+      username: monitor
+      password: monitor
+      interval: 1000          # ms between checks
+      maxReplicationLag: 10   # seconds
+EOF
+    } > "$conf/config-sbtest.yaml"
+    echo "$conf"
+}
+
+# Starts Strata for $1 replicas (or "overhead": --overhead's configuration) in the
+# foreground mode of start.sh, as our own child (start.sh execs java, so $! is the JVM).
+# Returns non-zero, with STRATA_FAILURE set, when it does not come up: the run goes on
+# with the next configuration.
 start_strata() {
     local replicas=$1 conf log
-    conf=$(write_strata_conf "$replicas")
+    if [ "$replicas" = overhead ]; then
+        conf=$(write_overhead_conf)
+    else
+        conf=$(write_strata_conf "$replicas")
+    fi
     log=$WORK_DIR/strata-$replicas/stdout.log
     STRATA_FAILURE=""
-    say "Starting Strata on 127.0.0.1:$STRATA_PORT with $replicas replica(s) (conf $conf)"
+    if [ "$replicas" = overhead ]; then
+        say "Starting Strata on 127.0.0.1:$STRATA_PORT with READWRITE_SPLITTING, reads to replica_0 (pool $POOL, conf $conf)"
+    else
+        say "Starting Strata on 127.0.0.1:$STRATA_PORT with $replicas replica(s) (conf $conf)"
+    fi
     "$STRATA_HOME/bin/start.sh" -f -c "$conf" -p "$STRATA_PORT" > "$log" 2>&1 < /dev/null &
     STRATA_PID=$!
     if ! wait_until 60 "$STRATA_PID" "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" \
@@ -814,6 +994,14 @@ machine_info() {
     fi
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
+    if [ "$MODE" = overhead ]; then
+        echo "HAProxy:   $("$HAPROXY" -v 2>/dev/null | head -n 1) (mode tcp, nbthread $(nproc), server replica_0)"
+        echo "Rule:      READWRITE_SPLITTING, write primary, read [replica_0], primaryTakesReads false, readYourWrites"
+        echo "           false, ROUND_ROBIN; maximumPoolSize $POOL per data source; workerThreads ${STRATA_WORKER_THREADS:-<default>}"
+        echo "Workload:  sysbench $WORKLOADS (oltp_read_only with --skip_trx=on), 1 table x $TABLE_SIZE rows,"
+        echo "           ps modes $OH_PS_MODES, threads $OH_THREADS; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target and ps mode"
+        return 0
+    fi
     echo "Workload:  SELECT c, SLEEP($(awk -v s="$SLEEP_MS" 'BEGIN { printf "%.3f", s / 1000 }')) FROM sbtest1 WHERE id = ? (uniform id in 1..$TABLE_SIZE),"
     echo "           --db-ps-mode=$PS_MODE, ${CELL_TIME} s per cell, ${WARMUP} s warm-up before each Strata cell"
     echo "Bound:     pool $POOL per data source / ${SLEEP_MS} ms per read = $CEILING reads/s per backend"
@@ -892,6 +1080,396 @@ write_csv() {
     } > "$file"
 }
 
+# ---- --overhead: a replica read through the rule against HAProxy -------------------------
+
+# HAProxy as the L4 baseline for replica reads, modelled on bench/run.sh: mode tcp, one
+# server (replica_0), nbthread = CPUs (the same room as Strata, whose Netty uses every core).
+start_haproxy() {
+    local dir=$WORK_DIR/haproxy cpus
+    mkdir -p "$dir"
+    cpus=$(nproc)
+    cat > "$dir/haproxy.cfg" <<CFG
+# Written by bench/rw-split.sh --overhead: TCP in front of replica_0 only (reads only).
+global
+    nbthread $cpus
+    # Far above the most sysbench threads used, so HAProxy never queues a connection.
+    maxconn 4096
+
+defaults
+    mode tcp
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+
+listen replica_0
+    bind 127.0.0.1:$HAPROXY_PORT
+    balance roundrobin
+    server replica_0 127.0.0.1:$(port_of_node 1)
+CFG
+    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus) in front of replica_0"
+    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
+        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
+    # -db: foreground, no master process, so $! is the process that does the work.
+    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
+    HAPROXY_PID=$!
+    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
+        cat "$dir/haproxy.log" >&2
+        die "HAProxy did not start (log: $dir/haproxy.log)"
+    fi
+}
+
+# utime + stime of a whole process (all its threads), in clock ticks; /proc/PID/stat
+# fields 14 and 15, counted after the ")" that closes the command name (as bench/run.sh).
+cpu_ticks() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+    stat=${stat##*) }
+    # shellcheck disable=SC2086
+    set -- $stat
+    echo $(( ${12} + ${13} ))
+}
+
+# SHOW STRATA DATA SOURCES, tab-separated, without the header.
+strata_sources() {
+    "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -usbtest -psbtest sbtest \
+        -N -B -e "SHOW STRATA DATA SOURCES" 2>/dev/null
+}
+
+# The rule reads only from a replica in rotation, else from the primary (whenNoReplica:
+# PRIMARY). A replica starts in rotation as "not checked yet": wait until a health check
+# has found replica_0 in rotation and replicating, so no cell depends on the first check.
+wait_replica_in_rotation() {
+    local i line rot status
+    for ((i = 0; i < 120; i++)); do
+        line=$(strata_sources | awk -F'\t' '$1 == "replica_0"' || true)
+        rot=$(echo "$line" | awk -F'\t' '{ print $4 }')
+        status=$(echo "$line" | awk -F'\t' '{ print $5 }')
+        case "$rot|$status" in
+            "yes|replicating"*) echo "    replica_0 is in Strata's rotation: $status"; return 0 ;;
+        esac
+        sleep 0.25
+    done
+    die "replica_0 is not in Strata's rotation, replicating, after 30 s (SHOW STRATA DATA SOURCES: ${line:-no row})"
+}
+
+oh_port() {
+    case "$1" in
+        replica-direct) port_of_node 1 ;;
+        haproxy) echo "$HAPROXY_PORT" ;;
+        strata-rw) echo "$STRATA_PORT" ;;
+    esac
+}
+
+# The process whose CPU a cell reports: the proxy, or replica_0's mariadbd for direct.
+oh_cpu_pid() {
+    case "$1" in
+        replica-direct) echo "${DB_PIDS[1]}" ;;
+        haproxy) echo "$HAPROXY_PID" ;;
+        strata-rw) echo "$STRATA_PID" ;;
+    esac
+}
+
+oh_cpu_name() {
+    case "$1" in
+        replica-direct) echo mariadbd ;;
+        haproxy) echo haproxy ;;
+        strata-rw) echo strata ;;
+    esac
+}
+
+# Runs sysbench workload $1, ps mode $2, $3 threads, $4 seconds against port $5 into log $6.
+# oltp_read_only wraps each event in BEGIN/COMMIT, which makes the session
+# in-transaction, and the rule sends transactions to the primary: --skip_trx=on keeps its
+# reads autocommit, so they may go to the replica. No --mysql-ignore-errors: these are
+# reads only, any error fails the cell.
+run_oh_sysbench() {
+    local w=$1 ps=$2 threads=$3 secs=$4 port=$5 log=$6 rc=0 extra=()
+    [ "$w" = oltp_read_only ] && extra=(--skip_trx=on)
+    # --verbosity=4 makes sysbench say when the server refused a prepared statement and it
+    # fell back to client-side emulation. timeout: a stuck proxy fails the cell, not the run.
+    timeout --foreground -k 10 $((secs + 60)) "$SYSBENCH" "$w" --db-driver=mysql \
+        --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sbtest --mysql-password=sbtest \
+        --mysql-db=sbtest --tables=1 --table-size="$TABLE_SIZE" "${extra[@]}" --db-ps-mode="$ps" \
+        --threads="$threads" --time="$secs" --report-interval=0 --percentile=95 --verbosity=4 \
+        run > "$log" 2>&1 || rc=$?
+    return "$rc"
+}
+
+# JIT, the pools and the buffer pool make the first seconds through a target slower than
+# the rest: an unrecorded oltp_read_only (point and range selects) through each target in
+# each ps mode first.
+oh_warm_up() {
+    [ "$WARMUP" -gt 0 ] || return 0
+    local target ps rc
+    for target in replica-direct haproxy strata-rw; do
+        say "Warm-up (not recorded): oltp_read_only --skip_trx=on, 8 threads, ${WARMUP} s per ps mode ($OH_PS_MODES) through $target"
+        for ps in $OH_PS_MODES; do
+            rc=0
+            run_oh_sysbench oltp_read_only "$ps" 8 "$WARMUP" "$(oh_port "$target")" \
+                "$WORK_DIR/cells/warmup-$target-$ps.log" || rc=$?
+            exit_if_interrupted "$rc"
+            [ "$rc" -eq 0 ] || echo "    warm-up through $target ($ps) failed (exit code $rc); the cells will show it"
+        done
+    done
+}
+
+# Runs one --overhead cell and sets R_* to its results. Never exits on a failed sysbench.
+run_oh_cell() {
+    local w=$1 ps=$2 threads=$3 target=$4
+    local log="$WORK_DIR/cells/$w-$ps-$threads-$target.log"
+    local pid p0 p1 db0 db1 s0 s1 c0 c1 rc=0 i tck
+    tck=$(getconf CLK_TCK)
+    pid=$(oh_cpu_pid "$target")
+    R_STATUS=ok R_NOTE="" R_QPS=0 R_QUERIES=0 R_P95="" R_CPU="" R_DBCPU="" R_QPC="" R_BUSY="" R_SPLIT=()
+
+    if ! is_alive "$pid"; then
+        R_STATUS=FAILED R_NOTE="$(oh_cpu_name "$target") process (pid $pid) is gone"
+        return
+    fi
+    c0=$(com_selects); s0=$(cpu_snapshot)
+    p0=$(cpu_ticks "$pid"); db0=$(cpu_ticks "${DB_PIDS[1]}")
+    run_oh_sysbench "$w" "$ps" "$threads" "$CELL_TIME" "$(oh_port "$target")" "$log" || rc=$?
+    p1=$(cpu_ticks "$pid"); db1=$(cpu_ticks "${DB_PIDS[1]}")
+    s1=$(cpu_snapshot); c1=$(com_selects)
+    exit_if_interrupted "$rc"
+
+    R_CPU=$(awk -v a="$p0" -v b="$p1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+    R_DBCPU=$(awk -v a="$db0" -v b="$db1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+    R_BUSY=$(cpu_busy_between "$s0" "$s1")
+    read -r -a c0 <<< "$c0"
+    read -r -a c1 <<< "$c1"
+    for ((i = 0; i < N_SERVERS; i++)); do
+        R_SPLIT[$i]=$(( ${c1[$i]:-0} - ${c0[$i]:-0} ))
+    done
+
+    local qline fatal fallback
+    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
+    if [ -n "$qline" ]; then
+        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
+        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
+    fi
+    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
+    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
+    fallback=$(grep -m 1 'using emulation' "$log" || true)
+    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
+        R_STATUS=FAILED
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            R_NOTE="sysbench did not finish within $((CELL_TIME + 60)) s"
+        elif [ -n "$fatal" ]; then
+            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
+        else
+            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
+        fi
+        R_QPS=0 R_P95=""
+        return
+    fi
+    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
+        # The cell ran, but not with prepared statements: not the cell asked for.
+        R_STATUS=FAILED
+        R_NOTE="server refused COM_STMT_PREPARE; sysbench fell back to the text protocol: $R_QPS qps (not counted)"
+        R_QPS=0 R_P95=""
+        return
+    fi
+    R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
+}
+
+declare -A OH_QPS OH_QUERIES OH_P95 OH_CPU OH_DBCPU OH_QPC OH_BUSY OH_SPLIT OH_STATUS OH_NOTE
+OH_CELLS=()
+
+ratio3() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && a > 0 && b > 0) printf "%.3f", a / b }'
+}
+
+# The three ratios of a strata-rw cell, "s/haproxy-qps s/haproxy-q-per-cpu s/direct-qps"
+# (empty fields as "-"); nothing for the other targets.
+oh_ratios() {
+    local key=$1 w ps t target base rh rc rd
+    IFS='|' read -r w ps t target <<< "$key"
+    [ "$target" = strata-rw ] || return 0
+    base="$w|$ps|$t"
+    rh=$(ratio3 "${OH_QPS[$key]}" "${OH_QPS[$base|haproxy]:-}")
+    rc=$(ratio3 "${OH_QPC[$key]}" "${OH_QPC[$base|haproxy]:-}")
+    rd=$(ratio3 "${OH_QPS[$key]}" "${OH_QPS[$base|replica-direct]:-}")
+    echo "${rh:--} ${rc:--} ${rd:--}"
+}
+
+# The share of the cell's queries that replica_0 counted as SELECTs (Com_select over
+# sysbench's queries): about 1.00 when every read landed on replica_0.
+oh_on_replica() {
+    local key=$1
+    local -a s
+    read -r -a s <<< "${OH_SPLIT[$key]}"
+    awk -v r="${s[1]:-}" -v q="${OH_QUERIES[$key]}" 'BEGIN { if (r != "" && q > 0) printf "%.2f", r / q }'
+}
+
+run_overhead() {
+    unpack_strata
+    start_haproxy
+    start_strata overhead || die "$STRATA_FAILURE (log: $WORK_DIR/strata-overhead/stdout.log)"
+    wait_replica_in_rotation
+    oh_warm_up
+
+    local n_w n_p n_t total i=0 w ps t target key
+    n_w=$(wc -w <<< "$WORKLOADS"); n_p=$(wc -w <<< "$OH_PS_MODES"); n_t=$(wc -w <<< "$OH_THREADS")
+    total=$((n_w * n_p * n_t * 3))
+    say "Running $total cells of ${CELL_TIME} s (about $(( total * (CELL_TIME + 2) / 60 + 1 )) min): replica-direct, haproxy, strata-rw back to back"
+    for w in $WORKLOADS; do
+        for ps in $OH_PS_MODES; do
+            for t in $OH_THREADS; do
+                for target in replica-direct haproxy strata-rw; do
+                    i=$((i + 1))
+                    key="$w|$ps|$t|$target"
+                    run_oh_cell "$w" "$ps" "$t" "$target"
+                    OH_CELLS+=("$key")
+                    OH_QPS[$key]=$R_QPS OH_QUERIES[$key]=$R_QUERIES OH_P95[$key]=$R_P95
+                    OH_CPU[$key]=$R_CPU OH_DBCPU[$key]=$R_DBCPU OH_QPC[$key]=$R_QPC OH_BUSY[$key]=$R_BUSY
+                    OH_SPLIT[$key]="${R_SPLIT[*]}" OH_STATUS[$key]=$R_STATUS OH_NOTE[$key]=$R_NOTE
+                    printf '  [%2d/%d] %-17s %-7s %3s thr %-14s qps %9s  p95 %6s ms  cpu %6s s  reads: %s  %s\n' \
+                        "$i" "$total" "$w" "$ps" "$t" "$target" "$R_QPS" "${R_P95:--}" "${R_CPU:--}" \
+                        "$(split_text "${R_SPLIT[*]}")" "$R_STATUS${R_NOTE:+: $R_NOTE}"
+                done
+            done
+        done
+    done
+    # Strata's own view after the matrix: where it routed (reads, writes) and the health.
+    OH_SOURCES=$("$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -usbtest -psbtest sbtest \
+        -t -e "SHOW STRATA DATA SOURCES" 2>&1 || true)
+}
+
+print_oh_table() {
+    local key w ps t target cpu rh rc rd
+    printf '%-17s %-7s %3s %-14s %9s %7s %15s %8s %7s %9s %8s %4s %5s  %-24s %s\n' \
+        workload ps thr target qps p95_ms proxy_cpu_s "q/cpu_s" "s/haprx" "s/h q/cpu" "s/direct" "cpu%" "on_r0" \
+        "reads (Com_select)" status
+    for key in "${OH_CELLS[@]}"; do
+        IFS='|' read -r w ps t target <<< "$key"
+        cpu=${OH_CPU[$key]}
+        [ -n "$cpu" ] && [ "$target" = replica-direct ] && cpu="$cpu (mariadbd)"
+        read -r rh rc rd <<< "$(oh_ratios "$key")"
+        printf '%-17s %-7s %3s %-14s %9s %7s %15s %8s %7s %9s %8s %4s %5s  %-24s %s\n' \
+            "$w" "$ps" "$t" "$target" "${OH_QPS[$key]}" "${OH_P95[$key]:--}" "${cpu:--}" "${OH_QPC[$key]:--}" \
+            "${rh:-}" "${rc:-}" "${rd:-}" "${OH_BUSY[$key]:--}" "$(oh_on_replica "$key")" \
+            "$(split_text "${OH_SPLIT[$key]}")" "${OH_STATUS[$key]}"
+    done
+}
+
+# The goal's check over the strata-rw cells: Strata/HAProxy QPS >= 1.0 and queries per
+# proxy CPU-second >= 0.8 of HAProxy's, with the minimum and the geometric mean.
+print_oh_summary() {
+    local key rh rc rd list_h="" list_c=""
+    for key in "${OH_CELLS[@]}"; do
+        case "$key" in *"|strata-rw") ;; *) continue ;; esac
+        read -r rh rc rd <<< "$(oh_ratios "$key")"
+        [ "$rh" != - ] && list_h="$list_h $rh"
+        [ "$rc" != - ] && list_c="$list_c $rc"
+    done
+    echo "Goal, over the strata-rw cells of this run (a failed cell has no ratio):"
+    awk -v h="$list_h" -v c="$list_c" 'function line(name, target, list,   n, v, i, ok, min, lg) {
+            n = split(list, v, " "); ok = 0; lg = 0; min = ""
+            for (i = 1; i <= n; i++) { if (v[i] + 0 >= target) ok++; if (min == "" || v[i] + 0 < min) min = v[i] + 0; lg += log(v[i]) }
+            if (n == 0) { printf "  %-38s target >= %.1f: no cell\n", name, target; return }
+            printf "  %-38s target >= %.1f: %d of %d cells; min %.3f, geometric mean %.3f\n", name, target, ok, n, min, exp(lg / n) }
+        BEGIN { line("Strata/HAProxy QPS (s/haprx)", 1.0, h); line("Strata/HAProxy q per CPU-s (s/h q/cpu)", 0.8, c) }'
+}
+
+# Cells where replica_0 did not count (about) every query as a SELECT: reads went elsewhere.
+print_oh_misrouted() {
+    local key r any=0
+    for key in "${OH_CELLS[@]}"; do
+        [ "${OH_STATUS[$key]}" = ok ] || continue
+        r=$(oh_on_replica "$key")
+        if [ -z "$r" ] || awk -v r="$r" 'BEGIN { exit !(r < 0.99) }'; then
+            [ $any -eq 0 ] && { echo; echo "Reads not (all) on replica_0:"; any=1; }
+            echo "  ${key//|/ }: replica_0 counted ${r:-?} SELECTs per query; $(split_text "${OH_SPLIT[$key]}")"
+        fi
+    done
+    return 0
+}
+
+print_oh_failures() {
+    local key any=0
+    for key in "${OH_CELLS[@]}"; do
+        [ "${OH_STATUS[$key]}" = ok ] && continue
+        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
+        echo "  ${key//|/ }: ${OH_NOTE[$key]}"
+    done
+    return 0
+}
+
+save_oh_failure_logs() {
+    local dir=$1 key w ps t target strata_failed=0 haproxy_failed=0
+    for key in "${OH_CELLS[@]}"; do
+        [ "${OH_STATUS[$key]}" = ok ] && continue
+        IFS='|' read -r w ps t target <<< "$key"
+        mkdir -p "$dir"
+        [ -f "$WORK_DIR/cells/$w-$ps-$t-$target.log" ] && cp "$WORK_DIR/cells/$w-$ps-$t-$target.log" "$dir/"
+        [ "$target" = strata-rw ] && strata_failed=1
+        [ "$target" = haproxy ] && haproxy_failed=1
+    done
+    if [ "$strata_failed" -eq 1 ]; then
+        cp "$WORK_DIR/strata-overhead/stdout.log" "$dir/strata-stdout.log" 2>/dev/null || true
+        cp "$WORK_DIR/strata-overhead/conf/config-sbtest.yaml" "$dir/strata-config-sbtest.yaml" 2>/dev/null || true
+    fi
+    if [ "$haproxy_failed" -eq 1 ]; then
+        cp "$WORK_DIR/haproxy/haproxy.log" "$WORK_DIR/haproxy/haproxy.cfg" "$dir/" 2>/dev/null || true
+    fi
+    [ -d "$dir" ] && echo "Logs of the failed cells: $dir"
+    return 0
+}
+
+write_oh_csv() {
+    local file=$1 key w ps t target rh rc rd
+    local -a s
+    {
+        echo "workload,ps_mode,threads,target,qps,queries,p95_ms,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,strata_over_direct_qps,cpu_busy_percent,replica_0_selects_per_query,reads_primary,reads_replica_0,cpu_process,replica_0_db_cpu_s,pool,status,note"
+        for key in "${OH_CELLS[@]}"; do
+            IFS='|' read -r w ps t target <<< "$key"
+            rh="" rc="" rd=""
+            [ "$target" = strata-rw ] && read -r rh rc rd <<< "$(oh_ratios "$key")"
+            [ "$rh" = - ] && rh=""
+            [ "$rc" = - ] && rc=""
+            [ "$rd" = - ] && rd=""
+            read -r -a s <<< "${OH_SPLIT[$key]}"
+            echo "$w,$ps,$t,$target,${OH_QPS[$key]},${OH_QUERIES[$key]},${OH_P95[$key]},${OH_CPU[$key]},${OH_QPC[$key]},$rh,$rc,$rd,${OH_BUSY[$key]},$(oh_on_replica "$key"),${s[0]:-},${s[1]:-},$(oh_cpu_name "$target"),${OH_DBCPU[$key]},$POOL,${OH_STATUS[$key]},$(csv_field "${OH_NOTE[$key]}")"
+        done
+    } > "$file"
+}
+
+oh_report() {
+    mkdir -p "$RESULTS_DIR"
+    local stamp csv txt
+    stamp=$(date +%Y%m%d-%H%M%S)
+    csv="$RESULTS_DIR/rw-split-overhead-$stamp.csv"
+    txt="$RESULTS_DIR/rw-split-overhead-$stamp.txt"
+    write_oh_csv "$csv"
+    {
+        echo
+        machine_info
+        echo
+        print_oh_table
+        print_oh_failures
+        print_oh_misrouted
+        save_oh_failure_logs "$RESULTS_DIR/rw-split-overhead-$stamp-failed"
+        echo
+        print_oh_summary
+        echo
+        echo "Strata's counters after the cells (SHOW STRATA DATA SOURCES; reads/writes it routed, warm-up included):"
+        echo "${OH_SOURCES:-?}"
+        echo
+        echo "replica-direct: sysbench straight to replica_0; haproxy: HAProxy (mode tcp) in front of replica_0;"
+        echo "strata-rw: Strata with READWRITE_SPLITTING, every read to replica_0. proxy_cpu_s: CPU seconds"
+        echo "(user+system) of the proxy process during the cell; for replica-direct, of replica_0's mariadbd."
+        echo "q/cpu_s: queries per proxy CPU-second. s/haprx: Strata's QPS over HAProxy's (goal >= 1.0);"
+        echo "s/h q/cpu: Strata's queries per CPU-second over HAProxy's (goal >= 0.8); s/direct: Strata's QPS"
+        echo "over replica-direct's. cpu%: how busy the machine's CPUs were. on_r0: replica_0's Com_select delta"
+        echo "over sysbench's queries (1.00: every read ran on replica_0). reads: each server's share of the"
+        echo "SELECTs (Com_select); Strata's health checks add about one per second on each."
+    } | tee "$txt"
+    echo
+    say "Results: $csv"
+    say "Report:  $txt"
+}
+
 # ---- main -----------------------------------------------------------------------------
 
 main() {
@@ -922,6 +1500,12 @@ main() {
     done
     wait_replicas_caught_up "accounts"
     prepare_data
+
+    if [ "$MODE" = overhead ]; then
+        run_overhead
+        oh_report
+        return 0
+    fi
 
     # The direct cells: no Strata, no pool.
     #  - sanity: the primary with the Strata cells' thread count. Every thread has its own

@@ -191,6 +191,30 @@ class ReadWriteSplittingIT {
     }
 
     @Test
+    void aReplicaLaggingPastTheThresholdLeavesTheRotationAndComesBackWhenCaughtUp() throws Exception {
+        EmbeddedMariaDb replica1 = servers.replicas().get(1);
+        try (Strata strata = strata(Map.of("readYourWrites", false), Map.of("maxReplicationLag", 1));
+             Connection c = connect(strata, ""); Statement s = c.createStatement()) {
+            awaitInRotation(s, "replica_1", "yes");
+            // MASTER_DELAY holds each event back: Seconds_Behind_Master grows while the SQL thread keeps running.
+            replica1.run("STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = 4", "START SLAVE");
+            try {
+                s.executeUpdate("INSERT INTO items VALUES (6000, 'lagging')");
+                // (right after START SLAVE the lag is briefly unknown, which also takes it out: wait for the lag)
+                await("replica_1 out for its lag", () -> {
+                    Map<String, String> row = status(s).get("replica_1");
+                    return row.get("in_rotation").equals("no")
+                            && row.get("status").matches("lag \\d+ s > maxReplicationLag 1 s");
+                });
+            } finally {
+                replica1.run("STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY = 0", "START SLAVE");
+            }
+            awaitInRotation(s, "replica_1", "yes");
+            s.executeUpdate("DELETE FROM items WHERE id = 6000");
+        }
+    }
+
+    @Test
     void withNoReplicaLeftReadsGoToThePrimaryOrFailClearly() throws Exception {
         try (Strata fallback = strata(Map.of("readYourWrites", false), Map.of());
              Strata failing = strata(Map.of("readYourWrites", false, "whenNoReplica", "FAIL"), Map.of());
