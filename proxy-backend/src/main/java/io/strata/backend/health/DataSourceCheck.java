@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLSyntaxErrorException;
 import java.sql.Statement;
 import java.util.Properties;
 
@@ -71,8 +72,7 @@ final class DataSourceCheck implements AutoCloseable {
 
     private void checkReplica() throws SQLException {
         Connection c = connection();
-        try (Statement statement = c.createStatement();
-             ResultSet rows = statement.executeQuery(mariaDb ? "SHOW SLAVE STATUS" : "SHOW REPLICA STATUS")) {
+        try (Statement statement = c.createStatement(); ResultSet rows = replicaStatus(statement)) {
             if (!rows.next()) {
                 status.down("not replicating (SHOW SLAVE STATUS is empty)", null);
                 return;
@@ -94,6 +94,18 @@ final class DataSourceCheck implements AutoCloseable {
             } else {
                 status.up("replicating, lag " + lag + " s", lag, position);
             }
+        }
+    }
+
+    /** MariaDB and MySQL before 8.0.22 know SHOW SLAVE STATUS; MySQL 8.0.22 and later prefer SHOW REPLICA STATUS. */
+    private ResultSet replicaStatus(Statement statement) throws SQLException {
+        if (mariaDb) {
+            return statement.executeQuery("SHOW SLAVE STATUS");
+        }
+        try {
+            return statement.executeQuery("SHOW REPLICA STATUS");
+        } catch (SQLSyntaxErrorException e) {
+            return statement.executeQuery("SHOW SLAVE STATUS");
         }
     }
 

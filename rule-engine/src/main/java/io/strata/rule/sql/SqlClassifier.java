@@ -102,23 +102,33 @@ public final class SqlClassifier {
      * no function reading this session's history or taking a lock, no NEXT VALUE FOR a sequence.
      */
     private static boolean replicaSafe(List<String> tokens) {
+        // Runs for every SELECT: compares ignoring case instead of upper-casing each token (no garbage).
         for (int i = 0; i < tokens.size(); i++) {
-            String upper = tokens.get(i).toUpperCase(Locale.ROOT);
+            String token = tokens.get(i);
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).equals("(");
-            if (PRIMARY_WORDS.contains(upper) || call && PRIMARY_FUNCTIONS.contains(upper)) {
+            if (call ? anyIgnoringCase(PRIMARY_FUNCTIONS, token) : anyIgnoringCase(PRIMARY_WORDS, token)) {
                 return false;
             }
             // INSERT(...) and REPLACE(...) are string functions; the statements are not
-            if (!call && (upper.equals("INSERT") || upper.equals("REPLACE"))) {
+            if (!call && (token.equalsIgnoreCase("INSERT") || token.equalsIgnoreCase("REPLACE"))) {
                 return false;
             }
-            if (upper.equals("VALUE") && i + 1 < tokens.size() && tokens.get(i + 1).equalsIgnoreCase("FOR")
+            if (token.equalsIgnoreCase("VALUE") && i + 1 < tokens.size() && tokens.get(i + 1).equalsIgnoreCase("FOR")
                     && i > 0 && (tokens.get(i - 1).equalsIgnoreCase("NEXT")
                     || tokens.get(i - 1).equalsIgnoreCase("PREVIOUS"))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean anyIgnoringCase(Set<String> words, String token) {
+        for (String word : words) {
+            if (word.length() == token.length() && word.equalsIgnoreCase(token)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static SqlKind kind(List<String> tokens) {
