@@ -15,6 +15,8 @@
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# Helpers both benchmark scripts share (messages, tools, JDK choice, processes, waiting).
+. "$SCRIPT_DIR/common.sh"
 REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 RESULTS_DIR="$SCRIPT_DIR/results"
 ORIG_COMMAND=$(printf '%q ' "$0" "$@")
@@ -91,24 +93,6 @@ Environment:
 
 Output: a table on the terminal, and bench/results/<timestamp>.csv and .txt.
 EOF
-}
-
-die() {
-    echo "ERROR: $*" >&2
-    exit 1
-}
-
-say() {
-    echo "==> $*"
-}
-
-need_value() {
-    [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value (see --help)"
-}
-
-# Turns "a,b c" into "a b c".
-split_list() {
-    echo "$1" | tr ',' ' ' | xargs
 }
 
 parse_args() {
@@ -189,19 +173,6 @@ has_target() {
 
 # ---- tools ----------------------------------------------------------------------------
 
-# Prints the path of the first of the given programs found on the PATH or in the sbin
-# folders (mariadbd and haproxy live in /usr/sbin, which is not on a normal user's PATH).
-find_bin() {
-    local name dir
-    for name in "$@"; do
-        if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
-        for dir in /usr/sbin /usr/local/sbin /sbin /usr/libexec; do
-            [ -x "$dir/$name" ] && { echo "$dir/$name"; return 0; }
-        done
-    done
-    return 1
-}
-
 # Installs the missing packages with apt-get. It never starts, stops or reconfigures a
 # service itself; the Debian packages may start their own (mariadb.service on 3306,
 # haproxy.service): this benchmark does not use them and leaves them alone.
@@ -231,42 +202,6 @@ install_missing() {
             echo "    haproxy). This benchmark does not use them and leaves them as they are."
             ;;
     esac
-}
-
-# Prints the major version of a java executable (17 for "17.0.15", 25 for "25-ea").
-java_major() {
-    local v
-    v=$("$1" -version 2>&1 | awk -F'"' '/version/ { print $2; exit }')
-    case "$v" in 1.*) v=${v#1.} ;; esac
-    v=${v%%[!0-9]*}
-    echo "${v:-0}"
-}
-
-# Same rule as Strata's bin/start.sh: keep JAVA_HOME (or the java on the PATH) when it is
-# Java 21+, else export JAVA_HOME as the newest JDK >= 21 under /usr/lib/jvm.
-select_java() {
-    local java="" best="" best_major=0 candidate major
-    if [ -n "${JAVA_HOME:-}" ]; then
-        java="$JAVA_HOME/bin/java"
-    else
-        java=$(command -v java 2>/dev/null || true)
-    fi
-    if [ -n "$java" ] && [ -x "$java" ] && [ "$(java_major "$java")" -ge "$MIN_JAVA" ]; then
-        JAVA_BIN=$java
-        return
-    fi
-    for candidate in "$JVM_DIR"/*/bin/java; do
-        [ -x "$candidate" ] || continue
-        major=$(java_major "$candidate")
-        if [ "$major" -ge "$MIN_JAVA" ] && [ "$major" -gt "$best_major" ]; then
-            best=$candidate
-            best_major=$major
-        fi
-    done
-    [ -n "$best" ] || die "Strata needs Java $MIN_JAVA+; none found (JAVA_HOME, PATH, $JVM_DIR/*). Install a JDK >= $MIN_JAVA."
-    export JAVA_HOME=${best%/bin/java}
-    JAVA_BIN=$best
-    say "${java:-java} is older than Java $MIN_JAVA; using JAVA_HOME=$JAVA_HOME"
 }
 
 locate_tools() {
@@ -318,10 +253,6 @@ check_idle() {
     return 0
 }
 
-port_in_use() {
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
 check_ports() {
     local p
     for p in "$DB_PORT" "$HAPROXY_PORT" "$STRATA_PORT"; do
@@ -339,14 +270,6 @@ BUSY_AT_START="?"
 HAPROXY_PID=""
 STRATA_PID=""
 INSTALLED_PACKAGES=""
-
-# True while the pid runs (a zombie, i.e. an exited child not yet reaped, does not count).
-is_alive() {
-    local stat
-    [ -n "$1" ] && stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    stat=${stat##*) }
-    [ "${stat%% *}" != Z ]
-}
 
 # TERM, wait up to $3 seconds, then KILL: one pid, one we started.
 stop_pid() {
@@ -395,18 +318,6 @@ cleanup() {
         fi
     fi
     exit "$rc"
-}
-
-# Runs a command until it succeeds, for up to $1 seconds, while the pid $2 lives.
-wait_until() {
-    local timeout=$1 pid=$2 i
-    shift 2
-    for ((i = 0; i < timeout * 4; i++)); do
-        "$@" >/dev/null 2>&1 && return 0
-        is_alive "$pid" || return 1
-        sleep 0.25
-    done
-    return 1
 }
 
 db_root() {
@@ -578,26 +489,7 @@ cpu_name_of() {
     esac
 }
 
-# utime + stime of a whole process (all its threads), in clock ticks; /proc/PID/stat
-# fields 14 and 15, counted after the ")" that closes the command name.
-cpu_ticks() {
-    local stat
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
-    stat=${stat##*) }
-    # shellcheck disable=SC2086
-    set -- $stat
-    echo $(( ${12} + ${13} ))
-}
-
 # ---- sysbench -------------------------------------------------------------------------
-
-# sysbench catches Ctrl-C and exits 130 by itself, so bash never sees the signal and
-# would go on with the next cell: pass it on.
-exit_if_interrupted() {
-    case "$1" in
-        130|143) echo; say "Interrupted"; exit "$1" ;;
-    esac
-}
 
 # Options every sysbench call shares (the data set, the account, the tolerated errors).
 SB_COMMON=()
@@ -781,14 +673,6 @@ save_failure_logs() {
     fi
     [ -d "$dir" ] && echo "Logs of the failed cells: $dir"
     return 0
-}
-
-csv_field() {
-    local v=$1
-    case "$v" in
-        *[,\"]*) v=${v//\"/\"\"}; echo "\"$v\"" ;;
-        *) echo "$v" ;;
-    esac
 }
 
 write_csv() {
