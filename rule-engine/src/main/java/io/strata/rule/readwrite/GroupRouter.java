@@ -39,15 +39,16 @@ final class GroupRouter {
     RouteResult route(StatementContext context) {
         SqlStatementInfo info = context.statement();
         SessionRouteState session = context.session();
+        boolean read = info != null && info.readOnly(); // judged once: it scans the whole statement
         if (context.pinnedDataSource() != null) {
             // The session's transaction or state lives there: only that data source can run the statement. A session
             // kept on a replica only for SHOW WARNINGS leaves it for anything but a read.
             DataSourceStatus at = statusOf(context.pinnedDataSource());
-            if (at == primary || info != null && (info.readOnly() || info.kind() == SqlKind.SHOW)) {
+            if (at == primary || read || info != null && info.kind() == SqlKind.SHOW) {
                 return to(context, at, isWrite(info));
             }
         }
-        if (info == null || !info.readOnly() || context.inTransaction() || context.keepsState()) {
+        if (!read || context.inTransaction() || context.keepsState()) {
             return to(context, primary, isWrite(info));
         }
         boolean replicaHint = "replica".equals(info.hint());

@@ -1,6 +1,7 @@
 package io.strata.rule.sql;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -92,16 +93,18 @@ public final class SqlClassifier {
         if (multi && (kind == SqlKind.USE || charset != null)) {
             pins = true;
         }
-        boolean readOnly = kind == SqlKind.SELECT && !multi && !pins && statements == 1 && tokensKept
-                && replicaSafe(firstAll);
-        return new SqlStatementInfo(kind, List.copyOf(first), multi, pins, charset, tracked, readOnly, lexer.hint);
+        List<String> tokens = List.copyOf(first);
+        // Kept, not judged: only read/write splitting asks whether a replica may answer (SqlStatementInfo.readOnly).
+        List<String> statementTokens = statements != 1 || !tokensKept ? null
+                : firstAll.size() <= MAX_TOKENS ? tokens : Collections.unmodifiableList(firstAll);
+        return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint);
     }
 
     /**
      * Whether a SELECT only reads table data: no locking clause, no INTO, no data change inside (WITH ... UPDATE),
      * no function reading this session's history or taking a lock, no NEXT VALUE FOR a sequence.
      */
-    private static boolean replicaSafe(List<String> tokens) {
+    static boolean replicaSafe(List<String> tokens) {
         // Runs for every SELECT: compares ignoring case instead of upper-casing each token (no garbage).
         for (int i = 0; i < tokens.size(); i++) {
             String token = tokens.get(i);

@@ -15,16 +15,27 @@ import java.util.List;
  * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null
  * @param trackedVariables session variables a SET assigns that Strata follows and replays on any backend connection
  *                       ({@link SqlClassifier#TRACKED_VARIABLES}), instead of pinning the session
- * @param readOnly       a single SELECT that only reads table data (no lock, no INTO, no session-state function):
- *                       a replica may answer it
+ * @param statementTokens every token of the text when it holds one statement (for rules that look past
+ *                       {@code tokens}), else null (several statements, or too long to keep)
  * @param hint           what a {@code /* strata:... *}{@code /} comment asks for ("primary", "replica"), else null
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
-                               String charset, List<String> trackedVariables, boolean readOnly, String hint) {
+                               String charset, List<String> trackedVariables, List<String> statementTokens,
+                               String hint) {
 
     public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                             String charset) {
-        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), false, null);
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null);
+    }
+
+    /**
+     * Whether this is a single SELECT that only reads table data (no lock, no INTO, no data change inside, no
+     * function reading the session's history or taking a lock): a replica may answer it. Judged on each call, so
+     * the statements of databases without read/write splitting never pay for it.
+     */
+    public boolean readOnly() {
+        return kind == SqlKind.SELECT && !multiStatement && !pinsSession && statementTokens != null
+                && SqlClassifier.replicaSafe(statementTokens);
     }
 
     /** The token at {@code index}, or "" past the end. */
