@@ -352,9 +352,9 @@ public final class BackendPool implements AutoCloseable {
                 return;
             }
             PoolStats stats = stats();
-            message = "pool " + name() + " exhausted after " + connectionTimeoutMillis + " ms (total "
-                    + stats.total() + ", active " + stats.active() + ", idle " + stats.idle() + ", waiting "
-                    + (stats.waiting() + expired.size()) + "), last connect failure: " + lastFailure;
+            message = new PoolStats(name(), stats.total(), stats.active(), stats.idle(),
+                    stats.waiting() + expired.size()).exhausted(connectionTimeoutMillis)
+                    + ", last connect failure: " + lastFailure;
         }
         expired.forEach(w -> w.future().completeExceptionally(ErrorCode.POOL_EXHAUSTED.exception(message)));
     }

@@ -107,17 +107,22 @@ public final class StateSync {
         return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
+    /** The SELECT reading the session values of {@code names}, in that order (for either executor). */
+    public static String selectVariables(List<String> names) {
+        StringJoiner select = new StringJoiner(", ", "SELECT ", "");
+        names.forEach(name -> select.add("@@SESSION." + name));
+        return select.toString();
+    }
+
     /**
      * Reads the session values of {@code names} on the connection (after a SET whose result Strata cannot compute,
      * e.g. {@code sql_mode = CONCAT(@@sql_mode, ...)}).
      */
     public static CompletableFuture<Map<String, String>> readVariables(BackendConnection connection,
                                                                        List<String> names) {
-        StringJoiner select = new StringJoiner(", ", "SELECT ", "");
-        names.forEach(name -> select.add("@@SESSION." + name));
         List<byte[]> packets = new ArrayList<>();
         CompletableFuture<Map<String, String>> result = new CompletableFuture<>();
-        ByteBuf query = command(connection.channel().alloc(), CommandType.COM_QUERY, select.toString());
+        ByteBuf query = command(connection.channel().alloc(), CommandType.COM_QUERY, selectVariables(names));
         connection.execute(query, ResponseKind.QUERY, new ResponseListener() {
             @Override
             public void onPacket(ByteBuf packet) {

@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.WeakHashMap;
 
 /**
@@ -40,11 +39,9 @@ public final class JdbcSessionVariables {
     /** After a SET of {@code names} on {@code connection}: their values as the server now has them. */
     public Map<String, String> readBack(Connection connection, List<String> names, Map<String, String> before)
             throws SQLException {
-        StringJoiner select = new StringJoiner(", ", "SELECT ", "");
-        names.forEach(name -> select.add("@@SESSION." + name));
         Map<String, String> values = new HashMap<>(before);
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
-                select.toString())) {
+                StateSync.selectVariables(names))) {
             rows.next();
             for (int i = 0; i < names.size(); i++) {
                 values.put(names.get(i), rows.getString(i + 1));

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.strata.backend.connection.PoolStats;
 import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.frontend.FrontendContext;
@@ -206,11 +207,10 @@ final class JdbcRunner implements StatementRunner {
         }
         if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
             // Said as the relay executor's pool says it, whichever executor runs.
-            var stats = pool.getHikariPoolMXBean();
-            return ErrorCode.POOL_EXHAUSTED.packet("pool " + dataSource + " exhausted after "
-                    + pool.getConnectionTimeout() + " ms (total " + stats.getTotalConnections() + ", active "
-                    + stats.getActiveConnections() + ", idle " + stats.getIdleConnections() + ", waiting "
-                    + stats.getThreadsAwaitingConnection() + ")");
+            var hikari = pool.getHikariPoolMXBean();
+            return ErrorCode.POOL_EXHAUSTED.packet(new PoolStats(dataSource, hikari.getTotalConnections(),
+                    hikari.getActiveConnections(), hikari.getIdleConnections(),
+                    hikari.getThreadsAwaitingConnection()).exhausted(pool.getConnectionTimeout()));
         }
         return ErrorCode.BACKEND_UNAVAILABLE.packet(dataSource, e.getCause() != null ? e.getCause().getMessage()
                 : e.getMessage());

@@ -192,6 +192,20 @@ final class RelayRunner implements StatementRunner {
         void release() {
             spare.release();
         }
+
+        /**
+         * Sends the command to another data source, unless the client has gone or there is none; then the spare is
+         * released and false says the caller answers the client.
+         */
+        boolean elsewhere(Completion completion, Throwable why) {
+            Command again = completion.closed() ? null : completion.reroute(command, spare, why);
+            if (again == null) {
+                spare.release();
+                return false;
+            }
+            rerun.accept(again);
+            return true;
+        }
     }
 
     /**
@@ -313,17 +327,10 @@ final class RelayRunner implements StatementRunner {
      * there is none the client hears the backend's error.
      */
     private void shutDown(BackendConnection connection, ResponseSummary summary, int next, Retry retry) {
-        inFlight = null;
-        session.running(null);
-        unpin();
-        connection.pool().discard(connection);
-        MySQLException error = new MySQLException(summary.error());
-        Command again = completion.closed() ? null : completion.reroute(retry.command(), retry.spare(), error);
-        if (again != null) {
-            retry.rerun().accept(again);
+        abandon(connection);
+        if (retry.elsewhere(completion, new MySQLException(summary.error()))) {
             return;
         }
-        retry.release();
         if (!completion.closed()) {
             Responses.err(ctx.channel(), next, summary.error());
             completion.done();
@@ -406,28 +413,31 @@ final class RelayRunner implements StatementRunner {
      * sent the client nothing yet goes to another data source instead.
      */
     private void broken(BackendConnection connection, Throwable error, int next, Retry retry) {
-        inFlight = null;
-        session.running(null);
-        unpin();
-        connection.pool().discard(connection);
+        abandon(connection);
         int sent = error instanceof RelayListener.RelayFailure f ? f.lastSequenceId : -1;
         if (retry != null) {
-            Command again = sent < 0 && !completion.closed()
-                    ? completion.reroute(retry.command(), retry.spare(), error) : null;
-            if (again != null) {
-                retry.rerun().accept(again);
+            if (sent < 0 && retry.elsewhere(completion, error)) {
                 return;
             }
-            retry.release();
+            if (sent >= 0) {
+                retry.release();
+            }
         }
         // Whatever lived on that connection (a transaction, variables) is gone with it.
         session.lostServerState();
         if (completion.closed()) {
             return;
         }
-        int lastSeq = error instanceof RelayListener.RelayFailure f ? f.lastSequenceId : -1;
-        Responses.err(ctx.channel(), lastSeq < 0 ? next : (lastSeq + 1) & 0xFF, MySQLException.toErrPacket(error));
+        Responses.err(ctx.channel(), sent < 0 ? next : (sent + 1) & 0xFF, MySQLException.toErrPacket(error));
         completion.done();
+    }
+
+    /** The command's backend connection is unusable: the session lets go of it and it leaves the pool. */
+    private void abandon(BackendConnection connection) {
+        inFlight = null;
+        session.running(null);
+        unpin();
+        connection.pool().discard(connection);
     }
 
     private void borrowFailed(Throwable error, int next) {
