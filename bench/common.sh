@@ -118,3 +118,65 @@ csv_field() {
         *) echo "$v" ;;
     esac
 }
+
+# Installs the missing packages with apt-get; HAProxy only with the argument "haproxy". It
+# never starts, stops or reconfigures a service itself; the Debian packages may start their
+# own (mariadb.service on 3306, haproxy.service): the benchmarks do not use them and leave
+# them alone.
+install_missing() {
+    local missing=()
+    find_bin sysbench >/dev/null || missing+=(sysbench)
+    if [ "${1:-}" = haproxy ]; then find_bin haproxy >/dev/null || missing+=(haproxy); fi
+    { find_bin mariadbd >/dev/null && find_bin mariadb-install-db >/dev/null; } || missing+=(mariadb-server)
+    { find_bin mariadb >/dev/null && find_bin mariadb-admin >/dev/null; } || missing+=(mariadb-client)
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    command -v apt-get >/dev/null 2>&1 \
+        || die "missing: ${missing[*]}, and there is no apt-get here. Install them and run again."
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 \
+            || die "missing: ${missing[*]}. Run as root, or install them: apt-get install ${missing[*]}"
+        sudo=(sudo)
+    fi
+    say "Installing missing packages with apt-get: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    INSTALLED_PACKAGES="${missing[*]}"
+    case " ${missing[*]} " in
+        *" mariadb-server "*|*" haproxy "*)
+            echo "    Note: the packages may have started their own system services (mariadb on port 3306,"
+            echo "    haproxy). This benchmark does not use them and leaves them as they are."
+            ;;
+    esac
+}
+
+# stop_pid NAME PID [TIMEOUT]: TERM, wait up to TIMEOUT seconds (default 30), then KILL; the
+# process is reaped when it is the script's child.
+stop_pid() {
+    local name=$1 pid=$2 timeout=${3:-30} i
+    is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
+    echo "    stopping $name (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < timeout * 10; i++)); do
+        is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
+        sleep 0.1
+    done
+    echo "    $name (pid $pid) did not stop in ${timeout} s; sending KILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# Lists the failed cells: print_failed_cells CELLS STATUS NOTE, the names of the calling
+# script's array of cell keys and its associative arrays of status and note by key
+# (a key's "|" separators print as spaces).
+print_failed_cells() {
+    local -n cells=$1 status=$2 note=$3
+    local key any=0
+    for key in "${cells[@]}"; do
+        [ "${status[$key]}" = ok ] && continue
+        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
+        echo "  ${key//|/ }: ${note[$key]}"
+    done
+    return 0
+}

@@ -173,37 +173,6 @@ has_target() {
 
 # ---- tools ----------------------------------------------------------------------------
 
-# Installs the missing packages with apt-get. It never starts, stops or reconfigures a
-# service itself; the Debian packages may start their own (mariadb.service on 3306,
-# haproxy.service): this benchmark does not use them and leaves them alone.
-install_missing() {
-    local missing=()
-    find_bin sysbench >/dev/null || missing+=(sysbench)
-    find_bin haproxy >/dev/null || missing+=(haproxy)
-    { find_bin mariadbd >/dev/null && find_bin mariadb-install-db >/dev/null; } || missing+=(mariadb-server)
-    { find_bin mariadb >/dev/null && find_bin mariadb-admin >/dev/null; } || missing+=(mariadb-client)
-    [ ${#missing[@]} -eq 0 ] && return 0
-
-    command -v apt-get >/dev/null 2>&1 \
-        || die "missing: ${missing[*]}, and there is no apt-get here. Install them and run again."
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 \
-            || die "missing: ${missing[*]}. Run as root, or install them: apt-get install ${missing[*]}"
-        sudo=(sudo)
-    fi
-    say "Installing missing packages with apt-get: ${missing[*]}"
-    "${sudo[@]}" apt-get update -q
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
-    INSTALLED_PACKAGES="${missing[*]}"
-    case " ${missing[*]} " in
-        *" mariadb-server "*|*" haproxy "*)
-            echo "    Note: the packages may have started their own system services (mariadb on port 3306,"
-            echo "    haproxy). This benchmark does not use them and leaves them as they are."
-            ;;
-    esac
-}
-
 locate_tools() {
     SYSBENCH=$(find_bin sysbench) || die "sysbench not found"
     HAPROXY=$(find_bin haproxy) || die "haproxy not found"
@@ -270,21 +239,6 @@ BUSY_AT_START="?"
 HAPROXY_PID=""
 STRATA_PID=""
 INSTALLED_PACKAGES=""
-
-# TERM, wait up to $3 seconds, then KILL: one pid, one we started.
-stop_pid() {
-    local name=$1 pid=$2 timeout=${3:-30} i
-    is_alive "$pid" || return 0
-    echo "    stopping $name (pid $pid)"
-    kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < timeout * 10; i++)); do
-        is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
-        sleep 0.1
-    done
-    echo "    $name (pid $pid) did not stop in ${timeout} s; sending KILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     local rc=$?
@@ -646,16 +600,6 @@ print_table() {
     done
 }
 
-print_failures() {
-    local key any=0
-    for key in "${CELLS[@]}"; do
-        [ "${RES_STATUS[$key]}" = ok ] && continue
-        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
-        echo "  ${key//|/ }: ${RES_NOTE[$key]}"
-    done
-    return 0
-}
-
 # The temp folder goes away at the end: keep the sysbench output of every failed cell,
 # and Strata's logs when a Strata cell failed, next to the results.
 save_failure_logs() {
@@ -697,7 +641,7 @@ write_csv() {
 main() {
     parse_args "$@"
     set_sysbench_common
-    install_missing
+    install_missing haproxy
     locate_tools
     select_java
     locate_strata_dist
@@ -752,7 +696,7 @@ main() {
         machine_info
         echo
         print_table
-        print_failures
+        print_failed_cells CELLS RES_STATUS RES_NOTE
         save_failure_logs "$RESULTS_DIR/$stamp-failed"
         echo
         echo "proxy_cpu_s: CPU seconds (user+system) of the proxy process during the cell; for direct,"

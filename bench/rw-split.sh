@@ -246,37 +246,6 @@ port_of_node() {
 
 # ---- tools ----------------------------------------------------------------------------
 
-# Installs the missing packages with apt-get. It never starts, stops or reconfigures a
-# service itself; the Debian mariadb-server package may start its own (port 3306): this
-# benchmark does not use it and leaves it alone.
-install_missing() {
-    local missing=()
-    find_bin sysbench >/dev/null || missing+=(sysbench)
-    if [ "$MODE" = overhead ]; then find_bin haproxy >/dev/null || missing+=(haproxy); fi
-    { find_bin mariadbd >/dev/null && find_bin mariadb-install-db >/dev/null; } || missing+=(mariadb-server)
-    { find_bin mariadb >/dev/null && find_bin mariadb-admin >/dev/null; } || missing+=(mariadb-client)
-    [ ${#missing[@]} -eq 0 ] && return 0
-
-    command -v apt-get >/dev/null 2>&1 \
-        || die "missing: ${missing[*]}, and there is no apt-get here. Install them and run again."
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 \
-            || die "missing: ${missing[*]}. Run as root, or install them: apt-get install ${missing[*]}"
-        sudo=(sudo)
-    fi
-    say "Installing missing packages with apt-get: ${missing[*]}"
-    "${sudo[@]}" apt-get update -q
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
-    INSTALLED_PACKAGES="${missing[*]}"
-    case " ${missing[*]} " in
-        *" mariadb-server "*|*" haproxy "*)
-            echo "    Note: the packages may have started their own system services (mariadb on port 3306,"
-            echo "    haproxy). This benchmark does not use them and leaves them as they are."
-            ;;
-    esac
-}
-
 locate_tools() {
     SYSBENCH=$(find_bin sysbench) || die "sysbench not found"
     MARIADBD=$(find_bin mariadbd) || die "mariadbd not found (package mariadb-server)"
@@ -364,21 +333,6 @@ STRATA_HOME=""
 LOAD_AT_START="?"
 BUSY_AT_START="?"
 INSTALLED_PACKAGES=""
-
-# TERM, wait up to $3 seconds, then KILL: one pid, one we started.
-stop_pid() {
-    local name=$1 pid=$2 timeout=${3:-30} i
-    is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
-    echo "    stopping $name (pid $pid)"
-    kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < timeout * 10; i++)); do
-        is_alive "$pid" || { wait "$pid" 2>/dev/null || true; return 0; }
-        sleep 0.1
-    done
-    echo "    $name (pid $pid) did not stop in ${timeout} s; sending KILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     local rc=$? i
@@ -928,16 +882,6 @@ print_table() {
     done
 }
 
-print_failures() {
-    local name any=0
-    for name in "${CELLS[@]}"; do
-        [ "${RES_STATUS[$name]}" = ok ] && continue
-        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
-        echo "  $name: ${RES_NOTE[$name]}"
-    done
-    return 0
-}
-
 # The temp folder goes away at the end: keep the sysbench output and Strata's output of
 # every failed cell, and each configuration's config-sbtest.yaml, next to the results.
 save_failure_logs() {
@@ -1270,16 +1214,6 @@ print_oh_misrouted() {
     return 0
 }
 
-print_oh_failures() {
-    local key any=0
-    for key in "${OH_CELLS[@]}"; do
-        [ "${OH_STATUS[$key]}" = ok ] && continue
-        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
-        echo "  ${key//|/ }: ${OH_NOTE[$key]}"
-    done
-    return 0
-}
-
 save_oh_failure_logs() {
     local dir=$1 key w ps t target strata_failed=0 haproxy_failed=0
     for key in "${OH_CELLS[@]}"; do
@@ -1331,7 +1265,7 @@ oh_report() {
         machine_info
         echo
         print_oh_table
-        print_oh_failures
+        print_failed_cells OH_CELLS OH_STATUS OH_NOTE
         print_oh_misrouted
         save_oh_failure_logs "$RESULTS_DIR/rw-split-overhead-$stamp-failed"
         echo
@@ -1358,7 +1292,7 @@ oh_report() {
 
 main() {
     parse_args "$@"
-    install_missing
+    if [ "$MODE" = overhead ]; then install_missing haproxy; else install_missing; fi
     locate_tools
     if [ "$DIRECT_ONLY" -eq 0 ]; then
         select_java
@@ -1444,7 +1378,7 @@ main() {
         machine_info
         echo
         print_table
-        print_failures
+        print_failed_cells CELLS RES_STATUS RES_NOTE
         save_failure_logs "$RESULTS_DIR/rw-split-$stamp-failed"
         echo
         echo "nodes: backends that serve reads (primary + replicas). ideal: nodes x pool / sleep for the"
