@@ -139,6 +139,61 @@ class ReadWriteSplittingIT {
         }
     }
 
+    @Test
+    void randomAndLeastActiveUseBothReplicasAndThePrimaryTakesItsTurnWhenAsked() throws Exception {
+        for (String balancer : List.of("RANDOM", "LEAST_ACTIVE")) {
+            try (Strata strata = strata(Map.of("readYourWrites", false, "loadBalancer", balancer), Map.of());
+                 Connection c = connect(strata, ""); Statement s = c.createStatement()) {
+                for (int i = 0; i < 20; i++) {
+                    warmUp(s); // RANDOM too has then opened its connections to both replicas
+                }
+                Counts before = Counts.now();
+                for (int i = 0; i < 60; i++) {
+                    query(s, "SELECT 1 FROM items LIMIT 1");
+                }
+                Counts after = Counts.now().minus(before);
+                assertEquals(0, after.primarySelects(), balancer + ": " + after);
+                assertEquals(60, after.replicaSelects(0) + after.replicaSelects(1), balancer + ": " + after);
+                assertTrue(after.replicaSelects(0) > 0 && after.replicaSelects(1) > 0, balancer + ": " + after);
+            }
+        }
+        try (Strata strata = strata(Map.of("readYourWrites", false, "primaryTakesReads", true), Map.of());
+             Connection c = connect(strata, ""); Statement s = c.createStatement()) {
+            warmUp(s);
+            Counts before = Counts.now();
+            for (int i = 0; i < 30; i++) {
+                query(s, "SELECT 1 FROM items LIMIT 1");
+            }
+            Counts after = Counts.now().minus(before);
+            assertEquals(10, after.primarySelects(), after.toString());
+            assertEquals(10, after.replicaSelects(0), after.toString());
+            assertEquals(10, after.replicaSelects(1), after.toString());
+        }
+    }
+
+    @Test
+    void theSessionSwitchRefusesUnknownValuesAndTheSessionGoesOn() throws Exception {
+        try (Strata strata = strata(Map.of("readYourWrites", false), Map.of());
+             Connection c = connect(strata, ""); Statement s = c.createStatement()) {
+            warmUp(s);
+            SQLException error = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> s.execute("SET strata_read_from = 'nearest'"));
+            assertEquals(1231, error.getErrorCode());
+            assertTrue(error.getMessage().contains("'nearest'"), error.getMessage());
+            s.execute("SET SESSION strata_read_from = 'primary'");
+            try (ResultSet rows = s.executeQuery("SELECT @@strata_read_from")) {
+                assertTrue(rows.next());
+                assertEquals("primary", rows.getString(1));
+            }
+            Counts before = Counts.now();
+            query(s, "SELECT 1 FROM items LIMIT 1");
+            query(s, "/* strata:replica */ SELECT 1 FROM items LIMIT 1");
+            Counts after = Counts.now().minus(before);
+            assertEquals(1, after.primarySelects(), after.toString());
+            assertEquals(1, after.replicaSelects(0) + after.replicaSelects(1), after.toString());
+        }
+    }
+
     // ---- read-your-writes --------------------------------------------------------------------------------------
 
     @Test
