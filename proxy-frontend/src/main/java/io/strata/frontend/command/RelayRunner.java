@@ -175,9 +175,14 @@ final class RelayRunner implements StatementRunner {
         }));
     }
 
-    /** A connection could not be made at all (refused, timed out, handshake failed): not a full pool. */
+    /**
+     * A failure while finding the connection, before the command was sent, that says the data source is gone: no
+     * connection could be made (refused, timed out, handshake failed), or the one found broke while its state was
+     * being made equal or its statement prepared. Not a full pool, and not an error of the statement itself.
+     */
     private static boolean unreachable(Throwable error) {
-        return MySQLException.toErrPacket(error).errorCode() == ErrorCode.BACKEND_UNAVAILABLE.code();
+        int code = MySQLException.toErrPacket(error).errorCode();
+        return code == ErrorCode.BACKEND_UNAVAILABLE.code() || code == ErrorCode.BACKEND_LOST.code();
     }
 
     /**
