@@ -45,8 +45,10 @@ public final class ReplicatedMariaDb implements AutoCloseable {
                         args(2 + i, serverArgs));
                 replicas.add(replica);
                 // Starting from an empty position, the replica replays the primary's whole binary log, users too.
+                // A lost connection to the primary is retried every second, not after the default minute.
                 replica.run("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + primary.port()
-                        + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos",
+                        + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos,"
+                        + " MASTER_CONNECT_RETRY=1",
                         "START SLAVE");
             }
             primary.createDatabase(schema, user, password);
