@@ -50,7 +50,7 @@ class SessionIT {
     }
 
     @Test
-    void autocommitStatementsOfManyClientsShareOneBackendConnection() throws Exception {
+    void autocommitStatementsOfManyClientsShareABackendConnectionPerEventLoop() throws Exception {
         start(16, 5000);
         List<RawClient> clients = new ArrayList<>();
         try {
@@ -59,7 +59,10 @@ class SessionIT {
                 clients.add(client);
                 assertTrue(client.query("SELECT " + i).size() > 1);
             }
-            assertEquals(1, backendConnections(), "20 idle clients, one backend connection");
+            // The fixture runs two event loops; the relay keeps a connection on each client's own loop.
+            long connections = backendConnections();
+            assertTrue(connections >= 1 && connections <= 2,
+                    "20 idle clients, one backend connection per event loop at most: " + connections);
         } finally {
             for (RawClient client : clients) {
                 client.close();

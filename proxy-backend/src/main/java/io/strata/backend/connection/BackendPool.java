@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * The native connections of one data source, sized and timed by the data source's HikariCP-named settings
  * (maximumPoolSize, connectionTimeout, idleTimeout, maxLifetime). Connections are kept apart by flavor (the client
  * capability bits that change a server's replies); the size limit covers all flavors together. Idle connections are
- * handed out most-recently-used first, so a light load keeps few connections warm.
+ * handed out most-recently-used first, so a light load keeps few connections warm, and from the client's own event
+ * loop: another loop's connection is borrowed only when the pool is full.
  *
  * <p>Threads: any. Futures may complete on an event loop: callers must not block in their continuations.
  */
@@ -122,12 +123,15 @@ public final class BackendPool implements AutoCloseable {
                 return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed"));
             }
             ready = pollIdle(flavor, loop);
+            if (ready == null && size() >= maximumPoolSize) {
+                ready = pollIdleElsewhere(flavor, loop);
+            }
             if (ready == null) {
                 if (size() < maximumPoolSize || closeIdleOfOtherFlavor(flavor)) {
                     open(flavor, loop, future);
-                    return future;
+                } else {
+                    waiters.add(new Waiter(flavor, loop, future, System.nanoTime()));
                 }
-                waiters.add(new Waiter(flavor, loop, future, System.nanoTime()));
                 return future;
             }
         }
@@ -135,10 +139,18 @@ public final class BackendPool implements AutoCloseable {
         return future;
     }
 
-    /** An idle connection of the flavor (the loop's own first), or null at once: the allocation-free fast path. */
+    /**
+     * An idle connection of the flavor at once, or null: the allocation-free fast path. One on another loop is only
+     * taken when the pool is full; below that, null sends the caller to {@link #acquire}, which opens one here.
+     */
     public BackendConnection tryAcquire(int flavor, EventLoop loop) {
         synchronized (this) {
-            return closed ? null : pollIdle(flavor, loop);
+            if (closed) {
+                return null;
+            }
+            BackendConnection connection = pollIdle(flavor, loop);
+            return connection != null || size() < maximumPoolSize ? connection
+                    : pollIdleElsewhere(flavor, loop);
         }
     }
 
@@ -216,15 +228,20 @@ public final class BackendPool implements AutoCloseable {
         return all.size() + opening;
     }
 
-    /** The most recently used idle connection on {@code loop}, else on any loop; dead ones are dropped. */
+    /** The most recently used idle connection on {@code loop}; dead ones are dropped. */
     private BackendConnection pollIdle(int flavor, EventLoop loop) {
         LoopIdle local = idle.get(loop);
-        BackendConnection connection = local == null ? null : pollIdle(local.get(flavor, false));
-        if (connection != null) {
-            return connection;
-        }
-        for (LoopIdle other : idle.values()) {
-            connection = other == local ? null : pollIdle(other.get(flavor, false));
+        return local == null ? null : pollIdle(local.get(flavor, false));
+    }
+
+    /**
+     * An idle connection on another loop, for a full pool only: every statement on it is handed between two threads
+     * (a task and a wake-up per packet), so while the pool may grow, a new connection on the client's loop is
+     * cheaper over its life than borrowing one.
+     */
+    private BackendConnection pollIdleElsewhere(int flavor, EventLoop loop) {
+        for (Map.Entry<EventLoop, LoopIdle> other : idle.entrySet()) {
+            BackendConnection connection = other.getKey() == loop ? null : pollIdle(other.getValue().get(flavor, false));
             if (connection != null) {
                 return connection;
             }
