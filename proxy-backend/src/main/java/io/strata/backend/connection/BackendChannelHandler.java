@@ -3,10 +3,11 @@ package io.strata.backend.connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.strata.protocol.PacketRunDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Routes a backend channel's packets: to the handshake until it succeeds, then to the connection's relay. */
+/** Routes a backend channel's packets (in runs): to the handshake until it succeeds, then to the connection's relay. */
 final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackendChannelHandler.class);
@@ -18,17 +19,22 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
         this.handshake = handshake;
     }
 
+    /** {@code msg} is a run of whole packets ({@link io.strata.protocol.PacketRunDecoder}). */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf packet = (ByteBuf) msg;
+        ByteBuf run = (ByteBuf) msg;
         if (connection != null) {
-            connection.onPacket(packet);
+            connection.onPackets(run);
             return;
         }
         try {
-            connection = handshake.accept(ctx.channel(), packet);
+            for (int index = run.readerIndex(); index < run.writerIndex() && connection == null; ) {
+                int size = PacketRunDecoder.packetSize(run, index);
+                connection = handshake.accept(ctx.channel(), run.slice(index, size));
+                index += size;
+            }
         } finally {
-            packet.release();
+            run.release();
         }
     }
 
@@ -50,7 +56,11 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("backend connection {} failed", connection, cause);
+        if (cause instanceof java.io.IOException) {
+            LOG.debug("backend connection {} failed", connection, cause); // the network's doing, told by the caller
+        } else {
+            LOG.warn("backend connection {} failed", connection, cause);
+        }
         if (connection == null) {
             handshake.fail(BackendConnector.describe(cause));
         }

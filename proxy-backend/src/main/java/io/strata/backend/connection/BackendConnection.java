@@ -10,6 +10,10 @@ import io.strata.protocol.Capabilities;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLFrame;
+import io.strata.protocol.PacketRunDecoder;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +26,8 @@ import java.util.Map;
  * <p>Threads: commands may be started from any thread; packets are handled on the channel's event loop.
  */
 public final class BackendConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
 
     /** Statements kept prepared per connection; 64 connections x 128 stay under MariaDB's default limit of 16382. */
     static final int MAX_STATEMENTS = 128;
@@ -137,23 +143,45 @@ public final class BackendConnection {
         send(close);
     }
 
-    /** Called by the channel handler on the event loop with one physical packet. */
-    void onPacket(ByteBuf packet) {
+    /**
+     * Called by the channel handler on the event loop with a run of whole packets. Each packet is followed by the
+     * parser in place; the run goes to the listener whole when it takes runs (the relay: one write per read, however
+     * many rows), else packet by packet. Bytes after the end of the response break the protocol: the connection
+     * closes.
+     */
+    void onPackets(ByteBuf run) {
         ResponseListener current = listener;
         if (current == null) {
-            packet.release();
+            run.release();
             channel.close();
             return;
         }
-        boolean complete;
+        boolean whole = current.takesRuns();
+        boolean complete = false;
         try {
-            complete = parser.accept(packet);
+            for (int index = run.readerIndex(); index < run.writerIndex(); ) {
+                if (complete) {
+                    throw new IllegalStateException("bytes after the end of the response");
+                }
+                int size = PacketRunDecoder.packetSize(run, index);
+                complete = parser.accept(run, index);
+                if (!whole) {
+                    current.onPacket(run.retainedSlice(index, size));
+                }
+                index += size;
+            }
         } catch (RuntimeException e) {
-            packet.release();
+            LOG.warn("backend connection {} of {} broke the protocol, closing it: {}", connectionId, dataSource,
+                    e.toString());
+            run.release();
             channel.close();
             return;
         }
-        current.onPacket(packet);
+        if (whole) {
+            current.onPackets(run, parser.lastSequenceId());
+        } else {
+            run.release();
+        }
         if (complete) {
             ResponseSummary summary = parser.summary();
             parser = null;

@@ -9,7 +9,7 @@ import io.netty.channel.EventLoopGroup;
 import io.strata.config.DataSourceConfig;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.PacketEncoder;
-import io.strata.protocol.PacketFrameDecoder;
+import io.strata.protocol.PacketRunDecoder;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -51,7 +51,7 @@ public final class BackendConnector {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new PacketFrameDecoder(), PacketEncoder.INSTANCE,
+                        ch.pipeline().addLast(new PacketRunDecoder(), PacketEncoder.INSTANCE,
                                 new BackendChannelHandler(handshake));
                     }
                 });

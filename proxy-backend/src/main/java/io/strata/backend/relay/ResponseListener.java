@@ -11,6 +11,24 @@ public interface ResponseListener {
      */
     void onPacket(ByteBuf packet);
 
+    /**
+     * Whether this listener takes whole runs of packets ({@link #onPackets}) instead of one packet at a time: a relay
+     * that forwards bytes untouched does, and pays one write per socket read rather than one per packet.
+     */
+    default boolean takesRuns() {
+        return false;
+    }
+
+    /**
+     * One or more whole packets, headers included, as read from the backend; only for a listener that
+     * {@link #takesRuns()}. The listener owns the buffer.
+     *
+     * @param lastSequenceId the sequence id of the last packet in the run
+     */
+    default void onPackets(ByteBuf packets, int lastSequenceId) {
+        throw new UnsupportedOperationException("this listener takes one packet at a time");
+    }
+
     /** Called after the last packet of the response; the connection is ready for the next command. */
     void onComplete(ResponseSummary summary);
 

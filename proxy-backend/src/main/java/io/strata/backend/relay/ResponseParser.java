@@ -62,7 +62,11 @@ public final class ResponseParser {
      * complete with it.
      */
     public boolean accept(ByteBuf packet) {
-        int start = packet.readerIndex();
+        return accept(packet, packet.readerIndex());
+    }
+
+    /** Looks at the physical packet whose header starts at {@code start} in {@code buf}, as {@link #accept(ByteBuf)}. */
+    public boolean accept(ByteBuf packet, int start) {
         int length = packet.getUnsignedMediumLE(start);
         lastSequenceId = packet.getUnsignedByte(start + 3);
         boolean wasContinuation = continuation;
@@ -84,6 +88,11 @@ public final class ResponseParser {
         return new ResponseSummary(statusFlags, warnings, affectedRows, lastInsertId, error, lastSequenceId);
     }
 
+    /** The sequence id of the last packet accepted (-1 before the first). */
+    public int lastSequenceId() {
+        return lastSequenceId;
+    }
+
     private boolean first(ByteBuf packet, int at, int length) {
         if (kind == ResponseKind.SINGLE_PACKET) {
             return done();
@@ -93,13 +102,13 @@ public final class ResponseParser {
             return prepareOk(packet, at, length);
         }
         if (header == OkPacket.HEADER) {
-            return ok(packet, at);
+            return ok(packet, at, length);
         }
         if (header == ErrPacket.HEADER) {
             return err(packet, at, length);
         }
         if (header == EofPacket.HEADER && kind == ResponseKind.STATUS) {
-            return deprecateEof ? ok(packet, at) : eof(packet, at); // COM_SET_OPTION's EOF is an OK for these clients
+            return deprecateEof ? ok(packet, at, length) : eof(packet, at); // COM_SET_OPTION's EOF is an OK for these clients
         }
         if (header == 0xFB) {
             // LOCAL INFILE request: Strata never offers CLIENT_LOCAL_FILES to backends, so a server must not send it.
@@ -139,7 +148,7 @@ public final class ResponseParser {
                 return err(packet, at, length);
             }
             if (EofPacket.isEofOrOkEof(packet, at, length)) {
-                return deprecateEof ? ok(packet, at) : eof(packet, at);
+                return deprecateEof ? ok(packet, at, length) : eof(packet, at);
             }
             return false;
         }
@@ -167,20 +176,19 @@ public final class ResponseParser {
             return err(packet, at, length);
         }
         if (EofPacket.isEofOrOkEof(packet, at, length)) {
-            return deprecateEof ? ok(packet, at) : eof(packet, at);
+            return deprecateEof ? ok(packet, at, length) : eof(packet, at);
         }
         return false;
     }
 
     /** OK: header, affected rows (lenenc), last insert id (lenenc), status (2), warnings (2), info. */
-    private boolean ok(ByteBuf packet, int at) {
+    private boolean ok(ByteBuf packet, int at, int length) {
         int index = at + 1;
         affectedRows = lenenc(packet, index);
         index += lenencSize(packet, index);
         lastInsertId = lenenc(packet, index);
         index += lenencSize(packet, index);
-        int end = packet.readerIndex() + PacketFrameDecoder.HEADER_SIZE + packet.getUnsignedMediumLE(
-                packet.readerIndex());
+        int end = at + length;
         statusFlags = index + 2 <= end ? packet.getUnsignedShortLE(index) : 0;
         warnings = index + 4 <= end ? packet.getUnsignedShortLE(index + 2) : 0;
         return next();

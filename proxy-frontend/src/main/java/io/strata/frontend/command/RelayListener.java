@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * Forwards a backend response to the client packet by packet, untouched (the backend connection shares the
+ * Forwards a backend response to the client as it is read, untouched (the backend connection shares the
  * client's flavor, so its bytes and sequence ids are what the client expects). Runs on the backend event loop; the
  * outcome is handed to the client's event loop.
  */
@@ -40,16 +40,31 @@ final class RelayListener implements ResponseListener {
 
     @Override
     public void onPacket(ByteBuf packet) {
-        if (onShutdown != null && lastSequenceId < 0 && isShutdownError(packet)) {
-            heldBack = true;
-            packet.release();
-            return;
-        }
-        lastSequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
-        client.write(tap == null ? packet : tap.apply(packet), client.voidPromise());
+        int sequenceId = packet.getUnsignedByte(packet.readerIndex() + 3);
+        onPackets(tap.apply(packet), sequenceId);
     }
 
-    /** ER_SERVER_SHUTDOWN (1053) or ER_CONNECTION_KILLED (1927) as the whole answer: the statement never ran. */
+    /** Without a tap, the backend's reads go to the client as they came, one write each. */
+    @Override
+    public boolean takesRuns() {
+        return tap == null;
+    }
+
+    @Override
+    public void onPackets(ByteBuf packets, int lastSequenceId) {
+        if (onShutdown != null && this.lastSequenceId < 0 && isShutdownError(packets)) {
+            heldBack = true;
+            packets.release();
+            return;
+        }
+        this.lastSequenceId = lastSequenceId;
+        client.write(packets, client.voidPromise());
+    }
+
+    /**
+     * The first packet is ER_SERVER_SHUTDOWN (1053) or ER_CONNECTION_KILLED (1927): the whole answer (an ERR ends a
+     * response), and the statement never ran.
+     */
     private static boolean isShutdownError(ByteBuf packet) {
         int start = packet.readerIndex();
         if (packet.readableBytes() < 7 || packet.getUnsignedByte(start + 4) != 0xFF) {
