@@ -45,17 +45,20 @@ public final class SqlClassifier {
             "sql_warnings", "sql_notes", "character_set_results", "collation_connection", "div_precision_increment",
             "foreign_key_checks", "unique_checks", "sql_log_bin");
 
+    /** Room for a typical OLTP statement's tokens, so the list never grows for them (sysbench's have 8 to 14). */
+    private static final int TOKENS_PER_STATEMENT = 16;
+
     private SqlClassifier() {
     }
 
     public static SqlStatementInfo classify(String sql) {
         Lexer lexer = new Lexer(sql);
-        List<String> first = new ArrayList<>();
+        List<String> first = List.of();
         List<String> firstAll = first;
         boolean tokensKept = true;
         boolean pins = false;
         int statements = 0;
-        List<String> statement = new ArrayList<>();
+        List<String> statement = new ArrayList<>(TOKENS_PER_STATEMENT);
         String token;
         while (true) {
             token = lexer.next();
@@ -67,7 +70,10 @@ public final class SqlClassifier {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
                         firstAll = statement;
                     }
-                    statement = new ArrayList<>();
+                    if (token == null) {
+                        break;
+                    }
+                    statement = new ArrayList<>(TOKENS_PER_STATEMENT);
                 }
                 if (token == null) {
                     break;
@@ -93,7 +99,9 @@ public final class SqlClassifier {
         if (multi && (kind == SqlKind.USE || charset != null)) {
             pins = true;
         }
-        List<String> tokens = List.copyOf(first);
+        // A view, not a copy (the list is this call's own and complete), unless it is the head of a long statement,
+        // whose whole list a kept statement need not hold.
+        List<String> tokens = first == firstAll ? Collections.unmodifiableList(first) : List.copyOf(first);
         // Kept, not judged: only read/write splitting asks whether a replica may answer (SqlStatementInfo.readOnly).
         List<String> statementTokens = statements != 1 || !tokensKept ? null
                 : firstAll.size() <= MAX_TOKENS ? tokens : Collections.unmodifiableList(firstAll);
