@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -80,6 +82,42 @@ class LargeResultIT {
             assertEquals(ROWS, JdbcIT.queryInt(st, "SELECT COUNT(*) FROM big"), "and the session goes on");
         }
         assertTrue(strata.isAlive(), "Strata did not run out of memory");
+    }
+
+    @Test
+    void aBackendKilledMidResultIsAnErrorAndTheSessionGoesOn() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/it", "root", "root");
+             Statement st = c.createStatement()) {
+            st.setFetchSize(1000);
+            long rows = 0;
+            SQLException error = null;
+            try (ResultSet rs = st.executeQuery("SELECT id, pad FROM big ORDER BY id")) {
+                while (rs.next()) {
+                    if (++rows == 5_000) {
+                        killBackendThreadRunning("SELECT id, pad FROM big");
+                    }
+                }
+            } catch (SQLException e) {
+                error = e;
+            }
+            assertNotNull(error, "the result was cut, so the client must hear so (read " + rows + " rows)");
+            assertTrue(rows >= 5_000 && rows < ROWS, "rows before the error: " + rows);
+            // The rows relayed so far ended on a packet boundary and the error followed them: the stream is intact.
+            assertEquals(7, JdbcIT.queryInt(st, "SELECT 7"), "and the session goes on");
+        }
+        assertTrue(strata.isAlive());
+    }
+
+    private static void killBackendThreadRunning(String sqlPrefix) throws SQLException {
+        try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
+             ResultSet rs = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = 'strata' "
+                     + "AND INFO LIKE '" + sqlPrefix + "%'")) {
+            assertTrue(rs.next(), "the backend runs the statement");
+            long id = rs.getLong(1);
+            try (Statement kill = direct.createStatement()) {
+                kill.execute("KILL " + id);
+            }
+        }
     }
 
     private static void waitForPort(int port) throws Exception {
