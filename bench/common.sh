@@ -180,3 +180,87 @@ print_failed_cells() {
     done
     return 0
 }
+
+# CPU seconds between two cpu_ticks readings.
+cpu_seconds_between() {
+    awk -v a="$1" -v b="$2" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / t }'
+}
+
+# Starts HAProxy in TCP mode on 127.0.0.1:$HAPROXY_PORT in front of one server, with every
+# core (the same room as Strata: Netty runs 2 x cores event loops, and HAProxy 2.x one thread
+# per core; "nbthread 1" would cap it at one core while Strata may use all of them). Sets
+# HAPROXY_PID. Arguments: folder, server name, server port, what the config is for.
+start_haproxy_tcp() {
+    local dir=$1 name=$2 port=$3 purpose=$4 cpus
+    mkdir -p "$dir"
+    cpus=$(nproc)
+    cat > "$dir/haproxy.cfg" <<CFG
+# Written by $purpose.
+global
+    nbthread $cpus
+    # Far above the most sysbench threads used, so HAProxy never queues a connection.
+    maxconn 4096
+
+defaults
+    mode tcp
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+
+listen $name
+    bind 127.0.0.1:$HAPROXY_PORT
+    balance roundrobin
+    server $name 127.0.0.1:$port
+CFG
+    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus) in front of $name"
+    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
+        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
+    # -db: foreground, no master process, so $! is the process that does the work.
+    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
+    HAPROXY_PID=$!
+    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
+        cat "$dir/haproxy.log" >&2
+        die "HAProxy did not start (log: $dir/haproxy.log)"
+    fi
+}
+
+# Reads a sysbench log: sets R_QUERIES, R_QPS and R_P95, and R_STATUS/R_NOTE when the cell
+# failed (sysbench exit code, a FATAL/ALERT line, no result) or, in ps mode "auto", ran on
+# the text protocol because the server refused prepared statements (sysbench, run with
+# --verbosity=4, then says "using emulation"): comparing that with the other targets'
+# binary-protocol cells would be wrong, so it counts as failed. A failed cell has QPS 0 and
+# no p95. Returns 1 when it failed. Arguments: log, sysbench's exit code, ps mode, seconds
+# the cell was given.
+judge_sysbench_log() {
+    local log=$1 rc=$2 ps=$3 secs=$4 qline fatal fallback code
+    R_QUERIES=0 R_QPS=0
+    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
+    if [ -n "$qline" ]; then
+        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
+        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
+    fi
+    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
+    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
+    fallback=$(grep -m 1 'using emulation' "$log" || true)
+    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
+        R_STATUS=FAILED
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            R_NOTE="sysbench did not finish within $((secs + 60)) s"
+        elif [ -n "$fatal" ]; then
+            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
+        else
+            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
+        fi
+        [ -n "$fallback" ] && R_NOTE="$R_NOTE; also: prepared statements refused"
+        R_QPS=0 R_P95=""
+        return 1
+    fi
+    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
+        R_STATUS=FAILED
+        code=$(echo "$fallback" | sed -E 's/.*\(([0-9]+): .*/\1/')
+        R_NOTE="server refused COM_STMT_PREPARE (error $code); sysbench fell back to the text protocol: $R_QPS qps, p95 $R_P95 ms (not counted)"
+        R_QPS=0 R_P95=""
+        return 1
+    fi
+    return 0
+}

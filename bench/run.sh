@@ -325,41 +325,7 @@ start_mariadb() {
 
 # HAProxy as the reference of a proxy that only moves bytes: one TCP listener, one server.
 start_haproxy() {
-    local dir=$WORK_DIR/haproxy cpus
-    mkdir -p "$dir"
-    cpus=$(nproc)
-    cat > "$dir/haproxy.cfg" <<EOF
-# Written by bench/run.sh.
-global
-    # The same room as Strata: every core. Strata's Netty runs 2 x cores event loops, and
-    # HAProxy 2.x defaults to one thread per core too; "nbthread 1" would cap HAProxy at
-    # one core while Strata may use all of them. The queries-per-proxy-CPU-second column
-    # compares the two proxies' efficiency whatever their thread counts.
-    nbthread $cpus
-    # Far above the most sysbench threads used, so HAProxy never queues a connection.
-    maxconn 4096
-
-defaults
-    mode tcp
-    timeout connect 5s
-    timeout client 1h
-    timeout server 1h
-
-listen mariadb
-    bind 127.0.0.1:$HAPROXY_PORT
-    balance roundrobin
-    server mariadb1 127.0.0.1:$DB_PORT
-EOF
-    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus)"
-    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
-        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
-    # -db: foreground, no master process, so $! is the process that does the work.
-    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
-    HAPROXY_PID=$!
-    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
-        cat "$dir/haproxy.log" >&2
-        die "HAProxy did not start (log: $dir/haproxy.log)"
-    fi
+    start_haproxy_tcp "$WORK_DIR/haproxy" mariadb "$DB_PORT" bench/run.sh
 }
 
 # Strata from the distribution, with a configuration folder of our own.
@@ -490,8 +456,7 @@ warm_up() {
 run_cell() {
     local workload=$1 ps=$2 threads=$3 target=$4
     local log="$WORK_DIR/cells/$workload-$ps-$threads-$target.log"
-    local pid db0 db1 p0 p1 rc=0 tck
-    tck=$(getconf CLK_TCK)
+    local pid db0 db1 p0 p1 rc=0
     pid=$(cpu_pid_of "$target")
     R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QPC="" R_QUERIES=0
 
@@ -510,47 +475,14 @@ run_cell() {
     exit_if_interrupted "$rc"
     p1=$(cpu_ticks "$pid"); db1=$(cpu_ticks "$MARIADB_PID")
 
-    R_CPU=$(awk -v a="$p0" -v b="$p1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
-    R_DBCPU=$(awk -v a="$db0" -v b="$db1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+    R_CPU=$(cpu_seconds_between "$p0" "$p1")
+    R_DBCPU=$(cpu_seconds_between "$db0" "$db1")
 
-    local qline
-    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
-    if [ -n "$qline" ]; then
-        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
-        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
-    fi
-    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
     local ign rec
     ign=$(awk '/ignored errors:/ { print $3; exit }' "$log")
     rec=$(awk '/reconnects:/ { print $2; exit }' "$log")
     R_ERRORS=$(( ${ign:-0} + ${rec:-0} ))
-
-    local fatal fallback
-    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
-    fallback=$(grep -m 1 'using emulation' "$log" || true)
-    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
-        R_STATUS=FAILED
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            R_NOTE="sysbench did not finish within $((CELL_TIME + 60)) s"
-        elif [ -n "$fatal" ]; then
-            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
-        else
-            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
-        fi
-        [ -n "$fallback" ] && R_NOTE="$R_NOTE; also: prepared statements refused"
-        R_QPS=0 R_QPC="" R_P95=""
-        return
-    fi
-    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
-        # The cell ran, but not with prepared statements: comparing it with the other
-        # targets' binary-protocol cells would be wrong, so it counts as failed.
-        R_STATUS=FAILED
-        local code
-        code=$(echo "$fallback" | sed -E 's/.*\(([0-9]+): .*/\1/')
-        R_NOTE="server refused COM_STMT_PREPARE (error $code); sysbench fell back to the text protocol: $R_QPS qps, p95 $R_P95 ms (not counted)"
-        R_QPS=0 R_QPC="" R_P95=""
-        return
-    fi
+    judge_sysbench_log "$log" "$rc" "$ps" "$CELL_TIME" || return 0
     R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
 }
 

@@ -746,10 +746,22 @@ com_selects() {
     echo "$out"
 }
 
+# R_SPLIT: how many SELECTs each server ran between two com_selects readings.
+selects_between() {
+    local -a before after
+    local i
+    read -r -a before <<< "$1"
+    read -r -a after <<< "$2"
+    R_SPLIT=()
+    for ((i = 0; i < N_SERVERS; i++)); do
+        R_SPLIT[$i]=$(( ${after[$i]:-0} - ${before[$i]:-0} ))
+    done
+}
+
 # Runs one measured cell and sets R_* to its results. Never exits on a failed sysbench.
 run_cell() {
     local name=$1 port=$2 threads=$3 log="$WORK_DIR/cells/$1.log"
-    local rc=0 c0 c1 s0 s1 i
+    local rc=0 c0 c1 s0 s1
     R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_BUSY="" R_SPLIT=()
 
     s0=$(cpu_snapshot); c0=$(com_selects)
@@ -757,34 +769,8 @@ run_cell() {
     exit_if_interrupted "$rc"
     s1=$(cpu_snapshot); c1=$(com_selects)
     R_BUSY=$(cpu_busy_between "$s0" "$s1")
-    read -r -a c0 <<< "$c0"
-    read -r -a c1 <<< "$c1"
-    for ((i = 0; i < N_SERVERS; i++)); do
-        R_SPLIT[$i]=$(( ${c1[$i]:-0} - ${c0[$i]:-0} ))
-    done
-
-    local qline fatal fallback
-    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
-    [ -n "$qline" ] && R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
-    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
-    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
-    fallback=$(grep -m 1 'using emulation' "$log" || true)
-    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
-        R_STATUS=FAILED
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            R_NOTE="sysbench did not finish within $((CELL_TIME + 60)) s"
-        elif [ -n "$fatal" ]; then
-            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
-        else
-            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
-        fi
-        R_QPS=0
-    elif [ -n "$fallback" ] && [ "$PS_MODE" = auto ]; then
-        # The cell ran, but not with prepared statements, so it is not the cell asked for.
-        R_STATUS=FAILED
-        R_NOTE="server refused COM_STMT_PREPARE; sysbench fell back to the text protocol: $R_QPS qps (not counted)"
-        R_QPS=0
-    fi
+    selects_between "$c0" "$c1"
+    judge_sysbench_log "$log" "$rc" "$PS_MODE" "$CELL_TIME" || true
 }
 
 # ---- report ---------------------------------------------------------------------------
@@ -924,37 +910,7 @@ write_csv() {
 # HAProxy as the L4 baseline for replica reads, modelled on bench/run.sh: mode tcp, one
 # server (replica_0), nbthread = CPUs (the same room as Strata, whose Netty uses every core).
 start_haproxy() {
-    local dir=$WORK_DIR/haproxy cpus
-    mkdir -p "$dir"
-    cpus=$(nproc)
-    cat > "$dir/haproxy.cfg" <<CFG
-# Written by bench/rw-split.sh --overhead: TCP in front of replica_0 only (reads only).
-global
-    nbthread $cpus
-    # Far above the most sysbench threads used, so HAProxy never queues a connection.
-    maxconn 4096
-
-defaults
-    mode tcp
-    timeout connect 5s
-    timeout client 1h
-    timeout server 1h
-
-listen replica_0
-    bind 127.0.0.1:$HAPROXY_PORT
-    balance roundrobin
-    server replica_0 127.0.0.1:$(port_of_node 1)
-CFG
-    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus) in front of replica_0"
-    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
-        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
-    # -db: foreground, no master process, so $! is the process that does the work.
-    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
-    HAPROXY_PID=$!
-    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
-        cat "$dir/haproxy.log" >&2
-        die "HAProxy did not start (log: $dir/haproxy.log)"
-    fi
+    start_haproxy_tcp "$WORK_DIR/haproxy" replica_0 "$(port_of_node 1)" "bench/rw-split.sh --overhead (reads only)"
 }
 
 # SHOW STRATA DATA SOURCES, tab-separated, without the header.
@@ -1045,8 +1001,7 @@ oh_warm_up() {
 run_oh_cell() {
     local w=$1 ps=$2 threads=$3 target=$4
     local log="$WORK_DIR/cells/$w-$ps-$threads-$target.log"
-    local pid p0 p1 db0 db1 s0 s1 c0 c1 rc=0 i tck
-    tck=$(getconf CLK_TCK)
+    local pid p0 p1 db0 db1 s0 s1 c0 c1 rc=0
     pid=$(oh_cpu_pid "$target")
     R_STATUS=ok R_NOTE="" R_QPS=0 R_QUERIES=0 R_P95="" R_CPU="" R_DBCPU="" R_QPC="" R_BUSY="" R_SPLIT=()
 
@@ -1061,43 +1016,11 @@ run_oh_cell() {
     s1=$(cpu_snapshot); c1=$(com_selects)
     exit_if_interrupted "$rc"
 
-    R_CPU=$(awk -v a="$p0" -v b="$p1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
-    R_DBCPU=$(awk -v a="$db0" -v b="$db1" -v t="$tck" 'BEGIN { printf "%.2f", (b - a) / t }')
+    R_CPU=$(cpu_seconds_between "$p0" "$p1")
+    R_DBCPU=$(cpu_seconds_between "$db0" "$db1")
     R_BUSY=$(cpu_busy_between "$s0" "$s1")
-    read -r -a c0 <<< "$c0"
-    read -r -a c1 <<< "$c1"
-    for ((i = 0; i < N_SERVERS; i++)); do
-        R_SPLIT[$i]=$(( ${c1[$i]:-0} - ${c0[$i]:-0} ))
-    done
-
-    local qline fatal fallback
-    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
-    if [ -n "$qline" ]; then
-        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
-        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
-    fi
-    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
-    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
-    fallback=$(grep -m 1 'using emulation' "$log" || true)
-    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
-        R_STATUS=FAILED
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            R_NOTE="sysbench did not finish within $((CELL_TIME + 60)) s"
-        elif [ -n "$fatal" ]; then
-            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
-        else
-            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
-        fi
-        R_QPS=0 R_P95=""
-        return
-    fi
-    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
-        # The cell ran, but not with prepared statements: not the cell asked for.
-        R_STATUS=FAILED
-        R_NOTE="server refused COM_STMT_PREPARE; sysbench fell back to the text protocol: $R_QPS qps (not counted)"
-        R_QPS=0 R_P95=""
-        return
-    fi
+    selects_between "$c0" "$c1"
+    judge_sysbench_log "$log" "$rc" "$ps" "$CELL_TIME" || return 0
     R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
 }
 
