@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LargeResultIT {
 
     private static final int ROWS = 1_000_000;
+    private static final String BIG_QUERY = "SELECT id, pad FROM big ORDER BY id";
     private static Process strata;
     private static int port;
 
@@ -67,11 +68,10 @@ class LargeResultIT {
     @Test
     void aMillionRowsStreamThroughASmallHeap() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/it", "root", "root");
-             Statement st = c.createStatement()) {
-            st.setFetchSize(1000);
+             Statement st = streaming(c)) {
             long rows = 0;
             long sum = 0;
-            try (ResultSet rs = st.executeQuery("SELECT id, pad FROM big ORDER BY id")) {
+            try (ResultSet rs = st.executeQuery(BIG_QUERY)) {
                 while (rs.next()) {
                     rows++;
                     sum += rs.getInt(1);
@@ -87,14 +87,13 @@ class LargeResultIT {
     @Test
     void aBackendKilledMidResultIsAnErrorAndTheSessionGoesOn() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/it", "root", "root");
-             Statement st = c.createStatement()) {
-            st.setFetchSize(1000);
+             Statement st = streaming(c)) {
             long rows = 0;
             SQLException error = null;
-            try (ResultSet rs = st.executeQuery("SELECT id, pad FROM big ORDER BY id")) {
+            try (ResultSet rs = st.executeQuery(BIG_QUERY)) {
                 while (rs.next()) {
                     if (++rows == 5_000) {
-                        killBackendThreadRunning("SELECT id, pad FROM big");
+                        killBackendThreadRunning(BIG_QUERY);
                     }
                 }
             } catch (SQLException e) {
@@ -108,10 +107,17 @@ class LargeResultIT {
         assertTrue(strata.isAlive());
     }
 
-    private static void killBackendThreadRunning(String sqlPrefix) throws SQLException {
+    /** A statement whose results stream (the driver reads 1000 rows at a time rather than all at once). */
+    private static Statement streaming(Connection c) throws SQLException {
+        Statement st = c.createStatement();
+        st.setFetchSize(1000);
+        return st;
+    }
+
+    private static void killBackendThreadRunning(String sql) throws SQLException {
         try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
              ResultSet rs = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE USER = 'strata' "
-                     + "AND INFO LIKE '" + sqlPrefix + "%'")) {
+                     + "AND INFO LIKE '" + sql + "%'")) {
             assertTrue(rs.next(), "the backend runs the statement");
             long id = rs.getLong(1);
             try (Statement kill = direct.createStatement()) {

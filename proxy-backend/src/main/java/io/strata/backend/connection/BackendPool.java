@@ -122,10 +122,7 @@ public final class BackendPool implements AutoCloseable {
             if (closed) {
                 return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed"));
             }
-            ready = pollIdle(flavor, loop);
-            if (ready == null && size() >= maximumPoolSize) {
-                ready = pollIdleElsewhere(flavor, loop);
-            }
+            ready = takeIdle(flavor, loop);
             if (ready == null) {
                 if (size() < maximumPoolSize || closeIdleOfOtherFlavor(flavor)) {
                     open(flavor, loop, future);
@@ -145,12 +142,7 @@ public final class BackendPool implements AutoCloseable {
      */
     public BackendConnection tryAcquire(int flavor, EventLoop loop) {
         synchronized (this) {
-            if (closed) {
-                return null;
-            }
-            BackendConnection connection = pollIdle(flavor, loop);
-            return connection != null || size() < maximumPoolSize ? connection
-                    : pollIdleElsewhere(flavor, loop);
+            return closed ? null : takeIdle(flavor, loop);
         }
     }
 
@@ -228,6 +220,12 @@ public final class BackendPool implements AutoCloseable {
         return all.size() + opening;
     }
 
+    /** An idle connection of {@code loop}, else, when the pool is full, of another loop; else null. */
+    private BackendConnection takeIdle(int flavor, EventLoop loop) {
+        BackendConnection connection = pollIdle(flavor, loop);
+        return connection != null || size() < maximumPoolSize ? connection : pollIdleElsewhere(flavor, loop);
+    }
+
     /** The most recently used idle connection on {@code loop}; dead ones are dropped. */
     private BackendConnection pollIdle(int flavor, EventLoop loop) {
         LoopIdle local = idle.get(loop);
@@ -241,7 +239,8 @@ public final class BackendPool implements AutoCloseable {
      */
     private BackendConnection pollIdleElsewhere(int flavor, EventLoop loop) {
         for (Map.Entry<EventLoop, LoopIdle> other : idle.entrySet()) {
-            BackendConnection connection = other.getKey() == loop ? null : pollIdle(other.getValue().get(flavor, false));
+            BackendConnection connection = other.getKey() == loop ? null
+                    : pollIdle(other.getValue().get(flavor, false));
             if (connection != null) {
                 return connection;
             }

@@ -65,7 +65,7 @@ public final class ResponseParser {
         return accept(packet, packet.readerIndex());
     }
 
-    /** Looks at the physical packet whose header starts at {@code start} in {@code buf}, as {@link #accept(ByteBuf)}. */
+    /** As {@link #accept(ByteBuf)}, for the physical packet whose header starts at {@code start} in {@code packet}. */
     public boolean accept(ByteBuf packet, int start) {
         int length = packet.getUnsignedMediumLE(start);
         lastSequenceId = packet.getUnsignedByte(start + 3);
@@ -108,7 +108,8 @@ public final class ResponseParser {
             return err(packet, at, length);
         }
         if (header == EofPacket.HEADER && kind == ResponseKind.STATUS) {
-            return deprecateEof ? ok(packet, at, length) : eof(packet, at); // COM_SET_OPTION's EOF is an OK for these clients
+            // COM_SET_OPTION's EOF is an OK for CLIENT_DEPRECATE_EOF clients.
+            return deprecateEof ? ok(packet, at, length) : eof(packet, at);
         }
         if (header == 0xFB) {
             // LOCAL INFILE request: Strata never offers CLIENT_LOCAL_FILES to backends, so a server must not send it.

@@ -58,27 +58,27 @@ public final class SqlClassifier {
         boolean tokensKept = true;
         boolean pins = false;
         int statements = 0;
-        List<String> statement = new ArrayList<>(TOKENS_PER_STATEMENT);
+        List<String> statement = null; // the statement being read; a list only once it has a token
         String token;
         while (true) {
             token = lexer.next();
             if (token == null || token.equals(";")) {
-                if (!statement.isEmpty()) {
+                if (statement != null) {
                     statements++;
                     pins |= pinsSession(statement);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
                         firstAll = statement;
                     }
-                    if (token == null) {
-                        break;
-                    }
-                    statement = new ArrayList<>(TOKENS_PER_STATEMENT);
+                    statement = null;
                 }
                 if (token == null) {
                     break;
                 }
                 continue;
+            }
+            if (statement == null) {
+                statement = new ArrayList<>(TOKENS_PER_STATEMENT);
             }
             if (statement.size() < 4096) {
                 statement.add(token);
