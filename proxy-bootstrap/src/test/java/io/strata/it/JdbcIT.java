@@ -288,8 +288,8 @@ class JdbcIT {
     }
 
     /**
-     * Server-side prepared statements: relayed natively by the relay executor. The JDBC executor refuses
-     * COM_STMT_PREPARE with 1295 (ER_UNSUPPORTED_PS), and drivers then prepare on the client side.
+     * Server-side prepared statements: relayed natively by the relay executor, prepared through MariaDB Connector/J
+     * by the JDBC executor (PreparedStatementIT has the rest).
      */
     @ParameterizedTest
     @EnumSource(Driver.class)

@@ -2,12 +2,14 @@ package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
 import io.strata.it.StrataFixture.Driver;
+import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -256,6 +258,45 @@ class PreparedStatementIT {
         }
     }
 
+    /**
+     * A cursor as MariaDB's own: the execute answers column definitions and one terminator with CURSOR_EXISTS;
+     * fetches of 4 rows give 4, 4, then the last 2 with LAST_ROW_SENT.
+     */
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {true, false})
+    void cursorResponsesAreByteIdenticalToMariaDb(boolean deprecateEof) throws IOException {
+        int caps = deprecateEof ? RawClient.CAPABILITIES : RawClient.CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+        String sql = "SELECT id, v FROM ps_rows WHERE id <= ? ORDER BY id";
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA,
+                caps);
+             RawClient proxied = RawClient.connect(strata.port(), "root", "root", "it", caps)) {
+            long directId = statementId(prepare(direct, sql));
+            long proxiedId = statementId(prepare(proxied, sql));
+            assertSamePackets(execute(direct, directId, 10, CURSOR_READ_ONLY),
+                    execute(proxied, proxiedId, 10, CURSOR_READ_ONLY), "execute");
+            for (int fetch = 1; fetch <= 3; fetch++) {
+                assertSamePackets(fetch(direct, directId, 4), fetch(proxied, proxiedId, 4), "fetch " + fetch);
+            }
+            assertEquals("1", SessionIT.text(proxied.query("SELECT 1")), "the session goes on after the cursor");
+        }
+    }
+
+    private static final int CURSOR_READ_ONLY = 1;
+
+    private static void assertSamePackets(List<byte[]> expected, List<byte[]> actual, String what) {
+        assertEquals(expected.size(), actual.size(), what + ": packets");
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(HexFormat.of().formatHex(expected.get(i)), HexFormat.of().formatHex(actual.get(i)),
+                    what + ": packet " + i);
+        }
+    }
+
+    static List<byte[]> fetch(RawClient client, long id, int rows) throws IOException {
+        byte[] payload = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24),
+                (byte) rows, (byte) (rows >> 8), (byte) (rows >> 16), (byte) (rows >> 24)};
+        return client.command(0x1C, payload, ResponseKind.FETCH);
+    }
+
     @Test
     void inSteadyStateExecutesDoNotPrepareAgainOnTheBackend() throws Exception {
         List<RawClient> clients = new ArrayList<>();
@@ -360,7 +401,12 @@ class PreparedStatementIT {
 
     /** COM_STMT_EXECUTE with one INT parameter, types bound. */
     static List<byte[]> execute(RawClient client, long id, int param) throws IOException {
-        byte[] payload = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24), 0, 1, 0, 0, 0,
+        return execute(client, id, param, 0);
+    }
+
+    static List<byte[]> execute(RawClient client, long id, int param, int flags) throws IOException {
+        byte[] payload = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24), (byte) flags, 1, 0, 0,
+                0,
                 0, 1, 3, 0, (byte) param, (byte) (param >> 8), (byte) (param >> 16), (byte) (param >> 24)};
         return client.command(0x17, payload, ResponseKind.QUERY);
     }

@@ -21,22 +21,23 @@ final class DriverColumns {
     private static final Logger LOG = LoggerFactory.getLogger(DriverColumns.class);
     private static final Access ACCESS = Access.find();
 
-    private record Access(Field fieldPackets, Field charset, Field columnLength, Field extTypeName,
-                          Field extTypeFormat) {
+    private record Access(Field fieldPackets, Field prepareResult, Field charset, Field columnLength,
+                          Field extTypeName, Field extTypeFormat) {
 
         static Access find() {
             try {
                 Field packets = org.mariadb.jdbc.client.result.ResultSetMetaData.class
                         .getDeclaredField("fieldPackets");
+                Field prepareResult = org.mariadb.jdbc.BasePreparedStatement.class.getDeclaredField("prepareResult");
                 Class<?> definition = org.mariadb.jdbc.message.server.ColumnDefinitionPacket.class;
                 Field charset = definition.getDeclaredField("charset");
                 Field length = definition.getDeclaredField("columnLength");
                 Field name = definition.getDeclaredField("extTypeName");
                 Field format = definition.getDeclaredField("extTypeFormat");
-                for (Field field : List.of(packets, charset, length, name, format)) {
+                for (Field field : List.of(packets, prepareResult, charset, length, name, format)) {
                     field.setAccessible(true);
                 }
-                return new Access(packets, charset, length, name, format);
+                return new Access(packets, prepareResult, charset, length, name, format);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 LOG.warn("MariaDB Connector/J's column internals are not where Strata expects them ({}); the JDBC "
                         + "executor describes columns from standard JDBC metadata instead", e.toString());
@@ -54,17 +55,44 @@ final class DriverColumns {
             return Optional.empty();
         }
         try {
-            Object[] packets = (Object[]) ACCESS.fieldPackets().get(
-                    md.unwrap(org.mariadb.jdbc.client.result.ResultSetMetaData.class));
-            List<ColumnMetadata> columns = new ArrayList<>(packets.length);
-            for (Object packet : packets) {
-                columns.add(describe((org.mariadb.jdbc.message.server.ColumnDefinitionPacket) packet));
-            }
-            return Optional.of(columns);
+            return Optional.of(describe((Object[]) ACCESS.fieldPackets().get(
+                    md.unwrap(org.mariadb.jdbc.client.result.ResultSetMetaData.class))));
         } catch (ReflectiveOperationException | java.sql.SQLException | ClassCastException e) {
             LOG.debug("cannot read MariaDB Connector/J's column definitions", e);
             return Optional.empty();
         }
+    }
+
+    /**
+     * The parameter and result column definitions of a server-side prepare (COM_STMT_PREPARE's response), or empty
+     * when the driver's internals cannot be read.
+     */
+    static Optional<List<List<ColumnMetadata>>> describePrepared(java.sql.PreparedStatement statement) {
+        if (ACCESS == null) {
+            return Optional.empty();
+        }
+        try {
+            org.mariadb.jdbc.export.Prepare prepared = (org.mariadb.jdbc.export.Prepare) ACCESS.prepareResult().get(
+                    statement.unwrap(org.mariadb.jdbc.BasePreparedStatement.class));
+            if (prepared == null) {
+                return Optional.empty();
+            }
+            return Optional.of(List.of(describe(prepared.getParameters()), describe(prepared.getColumns())));
+        } catch (ReflectiveOperationException | java.sql.SQLException | ClassCastException e) {
+            LOG.debug("cannot read MariaDB Connector/J's prepare result", e);
+            return Optional.empty();
+        }
+    }
+
+    private static List<ColumnMetadata> describe(Object[] packets) throws ReflectiveOperationException {
+        if (packets == null) {
+            return List.of();
+        }
+        List<ColumnMetadata> columns = new ArrayList<>(packets.length);
+        for (Object packet : packets) {
+            columns.add(describe((org.mariadb.jdbc.message.server.ColumnDefinitionPacket) packet));
+        }
+        return columns;
     }
 
     private static ColumnMetadata describe(org.mariadb.jdbc.message.server.ColumnDefinitionPacket column)

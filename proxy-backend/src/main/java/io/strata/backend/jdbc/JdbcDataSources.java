@@ -59,12 +59,18 @@ public final class JdbcDataSources implements AutoCloseable {
     /**
      * MariaDB Connector/J is the backend driver, whatever scheme the URL names. Multi-statements are allowed (the
      * client's own option decides), and COM_RESET_CONNECTION cleans connections that sessions leave with state.
+     * Client prepared statements are prepared on the server and cached per connection (the driver caches only with
+     * useServerPrepStmts; Strata runs text statements unprepared either way), at most 128 per connection as the
+     * relay's: max_prepared_stmt_count is one limit for the whole server. Executes always bring their column
+     * definitions (enableSkipMeta off): a statement prepared for one session serves others, whose
+     * character_set_results may differ, and the server describes columns in it.
      */
     static String mariadbUrl(DataSourceConfig dataSource) {
         String schema = dataSource.schema().isEmpty() ? "" : dataSource.schema();
         return "jdbc:mariadb://" + (dataSource.host().contains(":") ? "[" + dataSource.host() + "]"
                 : dataSource.host()) + ":" + dataSource.port() + "/" + schema
-                + "?allowMultiQueries=true&useResetConnection=true";
+                + "?allowMultiQueries=true&useResetConnection=true"
+                + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false";
     }
 
     /** The tracked session variables each pooled connection holds. */

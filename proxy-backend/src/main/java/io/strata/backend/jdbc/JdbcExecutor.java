@@ -32,45 +32,67 @@ public final class JdbcExecutor {
                                   int textCollationId, int maxBytesPerChar) throws SQLException, InterruptedException {
         try {
             statement.setFetchSize(FETCH_SIZE);
-            boolean isResultSet = statement.execute(sql, Statement.RETURN_GENERATED_KEYS);
-            while (true) {
-                if (isResultSet) {
-                    try (ResultSet rs = statement.getResultSet()) {
-                        stream(rs, sink, textCollationId, maxBytesPerChar);
-                    }
-                } else {
-                    sink.update(statement.getLargeUpdateCount(), lastInsertId(statement), statusFlags(connection),
-                            warnings(connection));
-                }
-                isResultSet = statement.getMoreResults(Statement.CLOSE_CURRENT_RESULT);
-                if (!isResultSet && statement.getLargeUpdateCount() == -1) {
-                    sink.finish();
-                    return true;
-                }
-            }
+            results(statement, statement.execute(sql, Statement.RETURN_GENERATED_KEYS), sink, textCollationId,
+                    maxBytesPerChar, false);
+            return true;
         } catch (SQLException e) {
-            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
-                throw e;
-            }
-            sink.error(e.getErrorCode(), e.getSQLState() == null ? "HY000" : e.getSQLState(), message(e));
-            return false;
+            return statementError(e, sink);
         }
     }
 
-    private static void stream(ResultSet rs, ResultSink sink, int textCollationId, int maxBytesPerChar)
+    /** Streams every result of an executed statement into the sink, the first being a result set or not. */
+    static void results(Statement statement, boolean isResultSet, ResultSink sink, int textCollationId,
+                        int maxBytesPerChar, boolean binary) throws SQLException, InterruptedException {
+        Connection connection = statement.getConnection();
+        while (true) {
+            if (isResultSet) {
+                try (ResultSet rs = statement.getResultSet()) {
+                    List<ColumnMetadata> columns = JdbcColumns.describe(rs.getMetaData(), textCollationId,
+                            maxBytesPerChar);
+                    sink.columns(columns, statusFlags(connection));
+                    rows(rs, columns, sink, binary, Long.MAX_VALUE);
+                    sink.endOfRows(statusFlags(connection), warnings(connection));
+                }
+            } else {
+                sink.update(statement.getLargeUpdateCount(), lastInsertId(statement), statusFlags(connection),
+                        warnings(connection));
+            }
+            isResultSet = statement.getMoreResults(Statement.CLOSE_CURRENT_RESULT);
+            if (!isResultSet && statement.getLargeUpdateCount() == -1) {
+                sink.finish();
+                return;
+            }
+        }
+    }
+
+    /**
+     * A statement's own error goes to the sink (returns false); a failed connection (SQLSTATE class 08) is thrown
+     * for the caller to drop it.
+     */
+    static boolean statementError(SQLException e, ResultSink sink) throws SQLException {
+        if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+            throw e;
+        }
+        sink.error(e.getErrorCode(), e.getSQLState() == null ? "HY000" : e.getSQLState(), message(e));
+        return false;
+    }
+
+    /** Up to {@code limit} rows into the sink; returns whether the result set ended. */
+    static boolean rows(ResultSet rs, List<ColumnMetadata> columns, ResultSink sink, boolean binary, long limit)
             throws SQLException, InterruptedException {
-        List<ColumnMetadata> columns = JdbcColumns.describe(rs.getMetaData(), textCollationId, maxBytesPerChar);
-        sink.columns(columns);
         Object[] cells = new Object[columns.size()];
-        while (rs.next()) {
+        for (long row = 0; row < limit; row++) {
+            if (!rs.next()) {
+                return true;
+            }
             for (int i = 0; i < cells.length; i++) {
                 ColumnMetadata column = columns.get(i);
-                cells[i] = column.binaryValue() ? rs.getBytes(i + 1) : text(rs.getString(i + 1), column);
+                cells[i] = binary ? BinaryCells.read(rs, i + 1, column)
+                        : column.binaryValue() ? rs.getBytes(i + 1) : text(rs.getString(i + 1), column);
             }
             sink.row(cells);
         }
-        Connection connection = rs.getStatement().getConnection();
-        sink.endOfRows(statusFlags(connection), warnings(connection));
+        return false;
     }
 
     /**
@@ -93,7 +115,7 @@ public final class JdbcExecutor {
                 dot + 1 + decimals));
     }
 
-    private static long lastInsertId(Statement statement) throws SQLException {
+    static long lastInsertId(Statement statement) throws SQLException {
         try (ResultSet keys = statement.getGeneratedKeys()) {
             long id = 0;
             while (keys.next()) {

@@ -10,7 +10,19 @@ import java.util.List;
  */
 public interface ResultSink {
 
-    void columns(List<ColumnMetadata> columns);
+    /**
+     * A result set's column definitions.
+     *
+     * @param statusFlags the server status as the statement left it, so far as the driver has read (the whole
+     *                    result when it fits the first fetch)
+     */
+    void columns(List<ColumnMetadata> columns, int statusFlags);
+
+    /**
+     * A result set held open as a cursor (COM_STMT_EXECUTE with a cursor flag): its column definitions and one
+     * terminator with CURSOR_EXISTS; the rows come with COM_STMT_FETCH.
+     */
+    void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings);
 
     /** One row; may block until the client can take more. */
     void row(Object[] cells) throws InterruptedException;

@@ -260,6 +260,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
         if (kind == ResponseKind.STATUS && !session.needsPinnedConnection()) {
             session.cursor(statement, false); // nothing of this statement lives on a server: reset is a no-op
+            runner.statementReset(statement);
             ok(next);
             return;
         }

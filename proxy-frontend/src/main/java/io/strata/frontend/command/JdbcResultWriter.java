@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.strata.backend.jdbc.ColumnMetadata;
 import io.strata.backend.jdbc.ResultSink;
+import io.strata.backend.jdbc.PreparedExecutor;
+import io.strata.frontend.packet.BinaryRow;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.TextRow;
 import io.strata.protocol.EofPacket;
@@ -18,8 +20,8 @@ import java.nio.charset.Charset;
 import java.util.List;
 
 /**
- * Turns what the JDBC executor produces into text-protocol packets for one client: column definitions, rows encoded
- * in the client's character set, and terminators. A result's terminator is held back until the next result (or the
+ * Turns what the JDBC executor produces into packets for one client: column definitions, rows (text-protocol rows,
+ * or binary-protocol rows for prepared statements) with text in the client's character set, and terminators. A result's terminator is held back until the next result (or the
  * end) says whether SERVER_MORE_RESULTS_EXISTS belongs in it. Rows wait while the client channel is not writable.
  *
  * <p>Called on the virtual thread running the statement, except {@link #writabilityChanged()}.
@@ -33,6 +35,8 @@ final class JdbcResultWriter implements ResultSink {
     private final boolean deprecateEof;
     private final boolean extendedTypeInfo;
     private final Charset charset;
+    private final boolean binary;
+    private List<ColumnMetadata> columns;
     private int sequenceId;
     private int rowsSinceFlush;
     private Runnable pendingTerminator;
@@ -43,21 +47,42 @@ final class JdbcResultWriter implements ResultSink {
     private boolean failed;
     private boolean written;
 
+    /**
+     * @param binary rows in the binary protocol (the response to COM_STMT_EXECUTE and COM_STMT_FETCH)
+     */
     JdbcResultWriter(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
-                     Charset charset) {
+                     Charset charset, boolean binary) {
         this.channel = channel;
         this.sequenceId = sequenceId;
         this.deprecateEof = deprecateEof;
         this.extendedTypeInfo = extendedTypeInfo;
         this.charset = charset;
+        this.binary = binary;
     }
 
     @Override
-    public void columns(List<ColumnMetadata> columns) {
+    public void columns(List<ColumnMetadata> columns, int statusFlags) {
         writePending(true);
+        this.columns = columns;
         ByteBuf count = channel.alloc().buffer(9);
         MySQLBuf.writeIntLenenc(count, columns.size());
         write(count);
+        definitions(columns, statusFlags, true);
+    }
+
+    @Override
+    public void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings) {
+        this.columns = columns;
+        ByteBuf count = channel.alloc().buffer(9);
+        MySQLBuf.writeIntLenenc(count, columns.size());
+        write(count);
+        definitions(columns, statusFlags, false);
+        endOfRows(statusFlags, warnings);
+        finish();
+    }
+
+    /** The column definitions, then an EOF unless the client deprecated it or {@code eof} is false. */
+    private void definitions(List<ColumnMetadata> columns, int status, boolean eof) {
         for (ColumnMetadata c : columns) {
             ByteBuf out = channel.alloc().buffer(64);
             new ColumnDefinition41(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collationId(),
@@ -65,18 +90,46 @@ final class JdbcResultWriter implements ResultSink {
                     .encode(out, extendedTypeInfo);
             write(out);
         }
-        if (!deprecateEof) {
+        if (eof && !deprecateEof) {
             ByteBuf out = channel.alloc().buffer(5);
-            new EofPacket(0, lastStatus < 0 ? ServerStatus.AUTOCOMMIT : lastStatus).encode(out);
+            new EofPacket(0, status).encode(out);
             write(out);
         }
+    }
+
+    /** The columns of the rows that follow without definitions (a cursor's, for COM_STMT_FETCH). */
+    void rowsOf(List<ColumnMetadata> columns) {
+        this.columns = columns;
+    }
+
+    /**
+     * COM_STMT_PREPARE's response: STMT_PREPARE_OK (status, statement id, columns, parameters, a reserved byte,
+     * warnings), then the parameter definitions and the column definitions, each list ended by EOF unless
+     * deprecated.
+     */
+    void prepared(int statementId, PreparedExecutor.Shape shape) {
+        ByteBuf ok = channel.alloc().buffer(12);
+        ok.writeByte(0x00).writeIntLE(statementId).writeShortLE(shape.columns().size())
+                .writeShortLE(shape.params().size()).writeByte(0).writeShortLE(Math.min(shape.warnings(), 0xFFFF));
+        write(ok);
+        if (!shape.params().isEmpty()) {
+            definitions(shape.params(), shape.statusFlags(), true);
+        }
+        if (!shape.columns().isEmpty()) {
+            definitions(shape.columns(), shape.statusFlags(), true);
+        }
+        remember(shape.statusFlags(), shape.warnings());
     }
 
     @Override
     public void row(Object[] cells) throws InterruptedException {
         awaitWritable();
         ByteBuf out = channel.alloc().buffer(TextRow.INITIAL_CAPACITY);
-        TextRow.write(out, cells, charset);
+        if (binary) {
+            BinaryRow.write(out, cells, columns, charset);
+        } else {
+            TextRow.write(out, cells, charset);
+        }
         write(out);
         if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
             channel.flush();

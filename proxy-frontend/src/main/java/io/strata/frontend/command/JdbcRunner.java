@@ -2,17 +2,19 @@ package io.strata.frontend.command;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.strata.backend.connection.PoolStats;
 import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
+import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.packet.ComStmtExecute;
+import io.strata.frontend.packet.ExecuteParameters;
 import io.strata.frontend.packet.Responses;
 import io.strata.frontend.session.Charsets;
+import io.strata.frontend.session.PreparedStatement;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.Capabilities;
-import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
@@ -21,13 +23,20 @@ import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.Charset;
+import io.strata.rule.sql.SqlKind;
+import io.strata.rule.sql.SqlStatementInfo;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
 
 /**
  * The JDBC executor's side of a client connection: each statement runs on a virtual thread over a HikariCP
@@ -51,6 +60,8 @@ final class JdbcRunner implements StatementRunner {
     private boolean pinnedDirty;
     private volatile JdbcResultWriter writer;
     private volatile boolean running;
+    /** The JDBC side of the session's prepared statements, by client statement id. */
+    private final Map<Integer, JdbcStatement> statements = new HashMap<>();
 
     JdbcRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
         this.context = context;
@@ -61,35 +72,83 @@ final class JdbcRunner implements StatementRunner {
 
     @Override
     public void run(Command command) {
-        byte[] text = new byte[command.payload().readableBytes() - 1];
-        command.payload().getBytes(command.payload().readerIndex() + 1, text);
-        command.payload().release();
         if (command.sql() == null) {
+            command.payload().release();
             throw ErrorCode.UNSUPPORTED.exception("this command with executor: jdbc");
         }
         if (command.info().multiStatement() && !session.multiStatements()) {
             // The pools always allow several statements; a session that turned them off (or never asked) gets the
             // server's own refusal, and nothing runs, as on the server.
+            command.payload().release();
             throw new MySQLException(new ErrPacket(1064, "42000", syntaxError(command.sql())));
         }
         if (command.info().charset() != null && !command.info().multiStatement()) {
+            command.payload().release();
             session.charset(command.info().charset());
             Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
             completion.done();
             return;
         }
+        String sql = statementText(command.payload());
+        JdbcResultWriter out = writer(command, false);
+        start(command, out, command.info(), this::run, connection -> {
+            try (Statement statement = connection.createStatement()) {
+                session.running(() -> cancel(statement));
+                JdbcExecutor.execute(connection, statement, sql, out, collation(), maxBytesPerChar());
+            } finally {
+                session.running(null);
+            }
+        });
+    }
+
+    /** The SQL of a COM_QUERY or COM_STMT_PREPARE in the session's character set, binary literals kept whole. */
+    private String statementText(ByteBuf payload) {
+        byte[] text = new byte[payload.readableBytes() - 1];
+        payload.getBytes(payload.readerIndex() + 1, text);
+        return BinarySafeSql.decode(text, Charsets.java(session.charset()),
+                (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
+    }
+
+    private JdbcResultWriter writer(Command command, boolean binary) {
+        JdbcResultWriter out = new JdbcResultWriter(ctx.channel(), command.next(), session.deprecateEof(),
+                session.extendedTypeInfo(), Charsets.java(session.charset()), binary);
+        writer = out;
+        return out;
+    }
+
+    private int collation() {
+        return Charsets.defaultCollation(session.charset());
+    }
+
+    private int maxBytesPerChar() {
+        return Charsets.maxBytesPerChar(session.charset());
+    }
+
+    /** What runs on the backend connection, on the virtual thread; it answers the client through its writer. */
+    @FunctionalInterface
+    private interface Work {
+        void run(Connection connection) throws SQLException, InterruptedException;
+    }
+
+    /**
+     * On the client's loop: picks the connection the command may use (the session's own, unless the command goes
+     * to another data source and nothing ties the session to the old one) and runs the work on a virtual thread.
+     * The command's payload is released when it ends, or handed on with the command when a read goes elsewhere.
+     *
+     * @param info  what the statement is (null when it changes nothing on the server, as a prepare)
+     * @param again runs the command rerouted to another data source
+     */
+    private void start(Command command, JdbcResultWriter out, SqlStatementInfo info, Consumer<Command> again,
+                       Work work) {
         boolean foundRows = Capabilities.has(session.capabilities(), Capabilities.CLIENT_FOUND_ROWS);
         HikariDataSource pool = context.jdbc().get(command.database(), command.dataSource(), foundRows);
-        Charset charset = Charsets.java(session.charset());
-        JdbcResultWriter out = new JdbcResultWriter(ctx.channel(), command.next(), session.deprecateEof(),
-                session.extendedTypeInfo(), charset);
-        writer = out;
         running = true;
         Connection kept = pinned;
         Connection left = null;
         if (kept != null && !command.dataSource().equals(pinnedDataSource)) {
             if (session.hasServerState()) {
                 running = false;
+                command.payload().release();
                 throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
                         + "state to another data source (" + pinnedDataSource + " -> " + command.dataSource() + ")");
             }
@@ -97,8 +156,6 @@ final class JdbcRunner implements StatementRunner {
             kept = null;
             pinned = null;
         }
-        String sql = BinarySafeSql.decode(text, charset,
-                (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
         Connection use = kept;
         Connection giveBack = left;
         boolean dirty = pinnedDirty;
@@ -106,58 +163,75 @@ final class JdbcRunner implements StatementRunner {
             if (giveBack != null) {
                 close(giveBack, dirty);
             }
-            execute(pool, use, command, sql, out);
+            execute(pool, use, command, out, info, again, work);
         }).start();
     }
 
-    /** On the virtual thread: borrow, run, decide whether the session keeps the connection, then answer. */
-    private void execute(HikariDataSource pool, Connection kept, Command command, String sql, JdbcResultWriter out) {
+    /**
+     * On the virtual thread: borrow, run, decide whether the session keeps the connection, then answer. A read that
+     * finds its freshly borrowed connection dead before anything reached the client runs once more on another (a
+     * pooled connection can die while idle: the server restarted, or a KILL), so the client never sees it.
+     */
+    private void execute(HikariDataSource pool, Connection kept, Command command, JdbcResultWriter out,
+                         SqlStatementInfo info, Consumer<Command> again, Work work) {
         Connection connection = kept;
-        try {
-            if (connection == null) {
-                connection = pool.getConnection();
-                context.jdbc().variables().sync(connection, session.variables());
-            }
-            try (Statement statement = connection.createStatement()) {
-                session.running(() -> cancel(statement));
-                JdbcExecutor.execute(connection, statement, sql, out,
-                        Charsets.defaultCollation(session.charset()), Charsets.maxBytesPerChar(session.charset()));
-            } finally {
-                session.running(null);
-            }
-            session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), command.info(),
-                    out.failed());
-            pinnedDirty |= command.info().pinsSession();
-            if (!command.info().trackedVariables().isEmpty() && !out.failed()) {
-                // Read back (the SET may be relative) so any pooled connection can be made equal later.
-                session.variables().putAll(context.jdbc().variables().readBack(connection,
-                        command.info().trackedVariables(), session.variables()));
-            }
-            keepOrReturn(connection);
-            pinnedDataSource = pinned == null ? null : command.dataSource();
-        } catch (SQLException e) {
-            if (command.retryable() && !out.written() && (connection == null || isConnectionError(e))) {
-                // A read that found its replica dead before answering anything: it goes elsewhere.
+        boolean retried = false;
+        while (true) {
+            try {
+                if (connection == null) {
+                    connection = pool.getConnection();
+                    context.jdbc().variables().sync(connection, session.variables());
+                }
+                work.run(connection);
+                session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
+                pinnedDirty |= info != null && info.pinsSession();
+                if (info != null && !info.trackedVariables().isEmpty() && !out.failed()) {
+                    // Read back (the SET may be relative) so any pooled connection can be made equal later.
+                    session.variables().putAll(context.jdbc().variables().readBack(connection,
+                            info.trackedVariables(), session.variables()));
+                }
+                keepOrReturn(connection);
+                pinnedDataSource = pinned == null ? null : command.dataSource();
+            } catch (SQLException e) {
+                boolean nothingSent = !out.written();
+                if (command.retryable() && nothingSent && (connection == null || isConnectionError(e))) {
+                    // A read that found its replica dead before answering anything: it goes elsewhere.
+                    if (connection != null) {
+                        discard(pool, connection);
+                    }
+                    running = false;
+                    ctx.executor().execute(() -> retryElsewhere(command, e, again));
+                    return;
+                }
+                if (kept == null && connection != null && !retried && nothingSent && isConnectionError(e)
+                        && harmlessToRepeat(info)) {
+                    discard(pool, connection);
+                    connection = null;
+                    retried = true;
+                    continue;
+                }
+                ErrPacket err = failure(command.dataSource(), pool, connection, e);
+                out.error(err.errorCode(), err.sqlState(), err.message());
                 if (connection != null) {
                     discard(pool, connection);
+                    session.lostServerState(); // a transaction or variables on that connection are gone with it
                 }
-                running = false;
-                ctx.executor().execute(() -> retryElsewhere(command, sql, e));
-                return;
-            }
-            ErrPacket err = failure(command.dataSource(), pool, connection, e);
-            out.error(err.errorCode(), err.sqlState(), err.message());
-            if (connection != null) {
+            } catch (InterruptedException e) {
+                LOG.debug("session {}: client went away mid-result", session.connectionId());
                 discard(pool, connection);
-                session.lostServerState(); // a transaction or variables on that connection are gone with it
             }
-        } catch (InterruptedException e) {
-            LOG.debug("session {}: client went away mid-result", session.connectionId());
-            discard(pool, connection);
+            break;
         }
+        command.payload().release();
         running = false;
         out.flush();
         ctx.executor().execute(completion::done);
+    }
+
+    /** A prepare, or a single SELECT outside a transaction: running it twice changes nothing. */
+    private boolean harmlessToRepeat(SqlStatementInfo info) {
+        return info == null || info.kind() == SqlKind.SELECT && !info.multiStatement() && !info.pinsSession()
+                && !session.inTransaction() && session.autocommit();
     }
 
     @Override
@@ -183,16 +257,14 @@ final class JdbcRunner implements StatementRunner {
     }
 
     /** On the client's loop: the read goes to another data source, or the client hears why it cannot. */
-    private void retryElsewhere(Command command, String sql, SQLException e) {
-        byte[] text = sql.getBytes(Charsets.java(session.charset()));
-        ByteBuf payload = Unpooled.buffer(1 + text.length).writeByte(CommandType.COM_QUERY.code()).writeBytes(text);
+    private void retryElsewhere(Command command, SQLException e, Consumer<Command> again) {
         MySQLException why = ErrorCode.BACKEND_UNAVAILABLE.exception(command.dataSource(), e.getMessage());
-        Command again = completion.closed() ? null : completion.reroute(command, payload, why);
-        if (again != null) {
-            run(again);
+        Command rerouted = completion.closed() ? null : completion.reroute(command, command.payload(), why);
+        if (rerouted != null) {
+            again.accept(rerouted);
             return;
         }
-        payload.release();
+        command.payload().release();
         if (!completion.closed()) {
             Responses.err(ctx.channel(), command.next(), why.packet());
             completion.done();
@@ -269,34 +341,157 @@ final class JdbcRunner implements StatementRunner {
         }, task -> VIRTUAL.newThread(task).start());
     }
 
-    /** The binary protocol is the relay's for now: prepares are refused so drivers prepare on their side. */
+    /**
+     * COM_STMT_PREPARE: prepared on a backend connection (where the driver caches it) to learn its parameters and
+     * columns; each execute prepares it again only on connections that do not hold it yet.
+     */
     @Override
     public void prepare(Command command, int clientId) {
-        command.payload().release();
-        session.prepareFailed();
-        throw ErrorCode.UNSUPPORTED_PS.exception();
+        String sql = statementText(command.payload());
+        JdbcResultWriter out = writer(command, false);
+        start(command, out, null, again -> prepare(again, clientId), connection -> {
+            PreparedExecutor.Shape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
+                    out);
+            if (shape == null) {
+                session.prepareFailed();
+                return;
+            }
+            statements.put(clientId, new JdbcStatement(sql));
+            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), shape.params().size(),
+                    shape.columns().size()));
+            out.prepared(clientId, shape);
+        });
+    }
+
+    /**
+     * COM_STMT_EXECUTE, COM_STMT_FETCH, COM_STMT_RESET and COM_STMT_SEND_LONG_DATA. Long data stays here until the
+     * execute binds it; a cursor is a result set held open on the session's connection.
+     */
+    @Override
+    public void runStatement(Command command, PreparedStatement statement) {
+        JdbcStatement kept = statements.get(statement.id());
+        ByteBuf payload = command.payload();
+        if (kept == null) { // prepared before the executor changed (COM_CHANGE_USER keeps no statements either)
+            payload.release();
+            throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(statement.id(), "mysqld_stmt_execute");
+        }
+        if (command.kind() == null) {
+            kept.longData(payload.getUnsignedShortLE(payload.readerIndex() + 5),
+                    payload.slice(payload.readerIndex() + 7, payload.readableBytes() - 7));
+            payload.release();
+            completion.done(); // COM_STMT_SEND_LONG_DATA has no response
+            return;
+        }
+        switch (command.kind()) {
+            case QUERY -> execute(command, statement, kept);
+            case FETCH -> fetch(command, statement, kept);
+            default -> reset(command, statement, kept);
+        }
+    }
+
+    private void execute(Command command, PreparedStatement statement, JdbcStatement kept) {
+        ByteBuf payload = command.payload();
+        byte[] types = ComStmtExecute.types(payload, statement.params());
+        if (types != null) {
+            statement.types(types);
+        } else if (statement.params() > 0 && statement.types() == null) {
+            payload.release();
+            throw ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute");
+        }
+        Object[] values = ExecuteParameters.decode(payload, statement.params(), statement.types(),
+                kept.takeLongData(), Charsets.java(session.charset()));
+        boolean cursorRequested = ComStmtExecute.opensCursor(payload);
+        PreparedExecutor.Cursor previous = kept.cursor(null);
+        JdbcResultWriter out = writer(command, true);
+        start(command, out, statement.info(), again -> execute(again, statement, kept), connection -> {
+            if (previous != null) {
+                previous.close(); // executing again closes the statement's cursor, as on the server
+            }
+            try {
+                PreparedExecutor.Cursor cursor = PreparedExecutor.execute(connection, kept.sql(), values, out,
+                        collation(), maxBytesPerChar(), cursorRequested,
+                        running -> session.running(() -> cancel(running)));
+                kept.cursor(cursor);
+                session.cursor(statement, cursor != null);
+            } finally {
+                session.running(null);
+            }
+        });
+    }
+
+    /** COM_STMT_FETCH: the next rows of the statement's cursor. */
+    private void fetch(Command command, PreparedStatement statement, JdbcStatement kept) {
+        PreparedExecutor.Cursor cursor = kept.cursor();
+        long rows = command.payload().getUnsignedIntLE(command.payload().readerIndex() + 5);
+        if (cursor == null) {
+            command.payload().release();
+            throw ErrorCode.NO_OPEN_CURSOR.exception(statement.id());
+        }
+        JdbcResultWriter out = writer(command, true);
+        out.rowsOf(cursor.columns());
+        start(command, out, null, again -> fetch(again, statement, kept), connection -> {
+            if (cursor.fetch(rows, out)) {
+                kept.cursor(null);
+                session.cursor(statement, false);
+            }
+        });
+    }
+
+    /** COM_STMT_RESET: long data and the cursor go; the statement stays. */
+    private void reset(Command command, PreparedStatement statement, JdbcStatement kept) {
+        kept.takeLongData();
+        PreparedExecutor.Cursor cursor = kept.cursor(null);
+        session.cursor(statement, false);
+        JdbcResultWriter out = writer(command, false);
+        start(command, out, null, again -> reset(again, statement, kept), connection -> {
+            if (cursor != null) {
+                cursor.close();
+            }
+            out.update(0, 0, session.statusFlags(), 0);
+            out.finish();
+        });
     }
 
     @Override
-    public void runStatement(Command command, io.strata.frontend.session.PreparedStatement statement) {
-        command.payload().release();
-        throw ErrorCode.UNSUPPORTED_PS.exception();
+    public void statementReset(PreparedStatement statement) {
+        JdbcStatement kept = statements.get(statement.id());
+        if (kept != null) {
+            kept.takeLongData();
+        }
     }
 
     @Override
-    public void closeStatement(io.strata.frontend.session.PreparedStatement statement) {
+    public void closeStatement(PreparedStatement statement) {
         session.closeStatement(statement);
+        JdbcStatement kept = statements.remove(statement.id());
+        PreparedExecutor.Cursor cursor = kept == null ? null : kept.cursor(null);
+        if (cursor != null) {
+            VIRTUAL.newThread(cursor::close).start(); // may read the rest of its rows off the connection
+        }
     }
 
     @Override
     public CompletableFuture<Void> releaseSession() {
-        Connection connection = pinned;
-        if (connection == null) {
-            return CompletableFuture.completedFuture(null);
+        List<PreparedExecutor.Cursor> cursors = new ArrayList<>();
+        for (JdbcStatement kept : statements.values()) {
+            PreparedExecutor.Cursor cursor = kept.cursor(null);
+            if (cursor != null) {
+                cursors.add(cursor);
+            }
         }
+        statements.clear(); // the session's statements go with it (COM_RESET_CONNECTION, COM_CHANGE_USER)
+        Connection connection = pinned;
         pinned = null;
         boolean reset = pinnedDirty || session.inTransaction() || !session.autocommit();
-        return CompletableFuture.runAsync(() -> close(connection, reset), task -> VIRTUAL.newThread(task).start());
+        if (connection == null && cursors.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.runAsync(() -> {
+            cursors.forEach(PreparedExecutor.Cursor::close);
+            if (connection != null) {
+                close(connection, reset);
+            }
+        }, task -> VIRTUAL.newThread(task).start());
     }
 
     @Override

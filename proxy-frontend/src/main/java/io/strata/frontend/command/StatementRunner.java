@@ -62,6 +62,13 @@ interface StatementRunner {
      */
     void runStatement(Command command, io.strata.frontend.session.PreparedStatement statement);
 
+    /**
+     * COM_STMT_RESET answered without a backend connection (nothing of the statement lives on one): whatever the
+     * runner itself keeps of the statement (long data) goes.
+     */
+    default void statementReset(io.strata.frontend.session.PreparedStatement statement) {
+    }
+
     /** COM_STMT_CLOSE (no response). */
     void closeStatement(io.strata.frontend.session.PreparedStatement statement);
 

@@ -1,0 +1,168 @@
+package io.strata.frontend.packet;
+
+import io.netty.buffer.ByteBuf;
+import io.strata.protocol.ColumnType;
+import io.strata.protocol.MySQLBuf;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Map;
+
+/**
+ * Decodes the parameter values of a
+ * <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_com_stmt_execute.html">COM_STMT_EXECUTE</a>
+ * into the Java values that, bound with JDBC's setObject, reach the server as the same type: Byte, Short, Integer
+ * and Long for the integer types (unsigned ones a size up), Float, Double, BigDecimal, LocalDate, LocalDateTime,
+ * Duration for TIME, String for text in the client's character set, byte[] for blobs and for text that is not
+ * valid in it. Dates no Java type holds (zero dates) stay text, which the server reads the same way.
+ */
+public final class ExecuteParameters {
+
+    private static final int NULL_BITMAP = 10;
+    private static final int UNSIGNED = 0x80;
+
+    private ExecuteParameters() {
+    }
+
+    /**
+     * @param types    two bytes per parameter (type, flags): the execute's own or those bound before
+     * @param longData values sent before by COM_STMT_SEND_LONG_DATA, by parameter index (absent from the execute)
+     */
+    public static Object[] decode(ByteBuf payload, int params, byte[] types, Map<Integer, byte[]> longData,
+                                  Charset charset) {
+        Object[] values = new Object[params];
+        if (params == 0) {
+            return values;
+        }
+        int bitmap = payload.readerIndex() + NULL_BITMAP;
+        int flag = bitmap + (params + 7) / 8;
+        ByteBuf in = payload.duplicate();
+        in.readerIndex(flag + 1 + (payload.getByte(flag) == 1 ? 2 * params : 0));
+        for (int i = 0; i < params; i++) {
+            int type = types[2 * i] & 0xFF;
+            boolean unsigned = (types[2 * i + 1] & UNSIGNED) != 0;
+            byte[] sent = longData.get(i);
+            if (sent != null) {
+                values[i] = isText(type) ? text(sent, charset) : sent;
+            } else if ((payload.getByte(bitmap + i / 8) & 1 << (i % 8)) == 0) {
+                values[i] = value(in, type, unsigned, charset);
+            }
+        }
+        return values;
+    }
+
+    private static Object value(ByteBuf in, int type, boolean unsigned, Charset charset) {
+        return switch (type) {
+            case ColumnType.TINY -> unsigned ? (Object) (short) in.readUnsignedByte() : (Object) in.readByte();
+            case ColumnType.SHORT, ColumnType.YEAR -> unsigned ? (Object) in.readUnsignedShortLE()
+                    : (Object) in.readShortLE();
+            case ColumnType.INT24, ColumnType.LONG -> unsigned ? (Object) in.readUnsignedIntLE()
+                    : (Object) in.readIntLE();
+            case ColumnType.LONGLONG -> {
+                long value = in.readLongLE();
+                yield unsigned && value < 0 ? new BigDecimal(Long.toUnsignedString(value)) : (Object) value;
+            }
+            case ColumnType.FLOAT -> in.readFloatLE();
+            case ColumnType.DOUBLE -> in.readDoubleLE();
+            case ColumnType.NULL -> null;
+            case ColumnType.DATE -> date(in);
+            case ColumnType.DATETIME, ColumnType.TIMESTAMP -> dateTime(in);
+            case ColumnType.TIME -> time(in);
+            case ColumnType.DECIMAL, ColumnType.NEWDECIMAL -> decimal(MySQLBuf.readBytesLenenc(in));
+            default -> {
+                byte[] bytes = MySQLBuf.readBytesLenenc(in);
+                yield isText(type) ? text(bytes, charset) : bytes;
+            }
+        };
+    }
+
+    /** Types whose values are characters (the rest of the length-encoded ones are bytes). */
+    private static boolean isText(int type) {
+        return switch (type) {
+            case ColumnType.VARCHAR, ColumnType.VAR_STRING, ColumnType.STRING, ColumnType.ENUM, ColumnType.SET,
+                 ColumnType.JSON -> true;
+            default -> false;
+        };
+    }
+
+    private static Object text(byte[] bytes, Charset charset) {
+        try {
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return bytes; // not text in this character set: the server gets the bytes themselves
+        }
+    }
+
+    private static Object decimal(byte[] bytes) {
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        try {
+            return new BigDecimal(text);
+        } catch (NumberFormatException e) {
+            return text; // the server's to judge, as it would the client's own text
+        }
+    }
+
+    private static Object date(ByteBuf in) {
+        int[] f = dateTimeFields(in);
+        try {
+            return LocalDate.of(f[0], f[1], f[2]);
+        } catch (DateTimeException e) {
+            return String.format("%04d-%02d-%02d", f[0], f[1], f[2]);
+        }
+    }
+
+    private static Object dateTime(ByteBuf in) {
+        int[] f = dateTimeFields(in);
+        try {
+            return LocalDateTime.of(f[0], f[1], f[2], f[3], f[4], f[5], f[6] * 1000);
+        } catch (DateTimeException e) {
+            return String.format("%04d-%02d-%02d %02d:%02d:%02d.%06d", f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+        }
+    }
+
+    /** Length 0, 4, 7 or 11, then year (2), month, day, hour, minute, second, microseconds (4). */
+    private static int[] dateTimeFields(ByteBuf in) {
+        int length = in.readUnsignedByte();
+        int[] f = new int[7];
+        if (length >= 4) {
+            f[0] = in.readUnsignedShortLE();
+            f[1] = in.readUnsignedByte();
+            f[2] = in.readUnsignedByte();
+        }
+        if (length >= 7) {
+            f[3] = in.readUnsignedByte();
+            f[4] = in.readUnsignedByte();
+            f[5] = in.readUnsignedByte();
+        }
+        if (length >= 11) {
+            f[6] = (int) in.readUnsignedIntLE();
+        }
+        in.skipBytes(Math.max(0, length - 11));
+        return f;
+    }
+
+    /** Length 0, 8 or 12, then negative (1), days (4), hour, minute, second, microseconds (4). */
+    private static Duration time(ByteBuf in) {
+        int length = in.readUnsignedByte();
+        if (length < 8) {
+            in.skipBytes(length);
+            return Duration.ZERO;
+        }
+        boolean negative = in.readByte() == 1;
+        long seconds = in.readUnsignedIntLE() * 86_400 + in.readUnsignedByte() * 3600L + in.readUnsignedByte() * 60L
+                + in.readUnsignedByte();
+        long micros = length >= 12 ? in.readUnsignedIntLE() : 0;
+        in.skipBytes(Math.max(0, length - 12));
+        Duration duration = Duration.ofSeconds(seconds, micros * 1000);
+        return negative ? duration.negated() : duration;
+    }
+}
