@@ -43,7 +43,8 @@ import java.util.function.Consumer;
  * connection (MariaDB Connector/J), whose results are decoded and encoded again for the client. The session keeps
  * its JDBC connection while server-side state ties it there; it is reset (COM_RESET_CONNECTION) before another
  * session gets it. The JDBC side always speaks utf8mb4: Strata itself converts to and from the client's character
- * set, so SET NAMES is answered here.
+ * set, so SET NAMES is answered here. Prepared statements are the session's (ids, long data, cursors); each execute
+ * runs as a server-side statement of the driver's on whichever connection it gets ({@link PreparedExecutor}).
  */
 final class JdbcRunner implements StatementRunner {
 
@@ -242,6 +243,7 @@ final class JdbcRunner implements StatementRunner {
     private void keepOrReturn(Connection connection) throws SQLException {
         if (completion.closed()) {
             pinned = null;
+            takeCursors().forEach(PreparedExecutor.Cursor::close);
             close(connection, pinnedDirty || session.needsPinnedConnection());
         } else if (session.needsPinnedConnection()) {
             pinned = connection;
@@ -400,23 +402,29 @@ final class JdbcRunner implements StatementRunner {
         }
         Object[] values = ExecuteParameters.decode(payload, statement.params(), statement.types(),
                 kept.takeLongData(), Charsets.java(session.charset()));
-        boolean cursorRequested = ComStmtExecute.opensCursor(payload);
+        execute(command, statement, kept, values, ComStmtExecute.opensCursor(payload));
+    }
+
+    /** Runs an execute whose parameter values are decoded (once: a rerouted execute has no long data left). */
+    private void execute(Command command, PreparedStatement statement, JdbcStatement kept, Object[] values,
+                         boolean cursorRequested) {
         PreparedExecutor.Cursor previous = kept.cursor(null);
         JdbcResultWriter out = writer(command, true);
-        start(command, out, statement.info(), again -> execute(again, statement, kept), connection -> {
-            if (previous != null) {
-                previous.close(); // executing again closes the statement's cursor, as on the server
-            }
-            try {
-                PreparedExecutor.Cursor cursor = PreparedExecutor.execute(connection, kept.sql(), values, out,
-                        collation(), maxBytesPerChar(), cursorRequested,
-                        running -> session.running(() -> cancel(running)));
-                kept.cursor(cursor);
-                session.cursor(statement, cursor != null);
-            } finally {
-                session.running(null);
-            }
-        });
+        start(command, out, statement.info(), again -> execute(again, statement, kept, values, cursorRequested),
+                connection -> {
+                    if (previous != null) {
+                        previous.close(); // executing again closes the statement's cursor, as on the server
+                    }
+                    try {
+                        PreparedExecutor.Cursor cursor = PreparedExecutor.execute(connection, kept.sql(), values,
+                                out, collation(), maxBytesPerChar(), cursorRequested,
+                                running -> session.running(() -> cancel(running)));
+                        kept.cursor(cursor);
+                        session.cursor(statement, cursor != null);
+                    } finally {
+                        session.running(null);
+                    }
+                });
     }
 
     /** COM_STMT_FETCH: the next rows of the statement's cursor. */
@@ -472,13 +480,7 @@ final class JdbcRunner implements StatementRunner {
 
     @Override
     public CompletableFuture<Void> releaseSession() {
-        List<PreparedExecutor.Cursor> cursors = new ArrayList<>();
-        for (JdbcStatement kept : statements.values()) {
-            PreparedExecutor.Cursor cursor = kept.cursor(null);
-            if (cursor != null) {
-                cursors.add(cursor);
-            }
-        }
+        List<PreparedExecutor.Cursor> cursors = takeCursors();
         statements.clear(); // the session's statements go with it (COM_RESET_CONNECTION, COM_CHANGE_USER)
         Connection connection = pinned;
         pinned = null;
@@ -492,6 +494,18 @@ final class JdbcRunner implements StatementRunner {
                 close(connection, reset);
             }
         }, task -> VIRTUAL.newThread(task).start());
+    }
+
+    /** The open cursors of the session's statements, which no longer hold them. */
+    private List<PreparedExecutor.Cursor> takeCursors() {
+        List<PreparedExecutor.Cursor> cursors = new ArrayList<>();
+        for (JdbcStatement kept : statements.values()) {
+            PreparedExecutor.Cursor cursor = kept.cursor(null);
+            if (cursor != null) {
+                cursors.add(cursor);
+            }
+        }
+        return cursors;
     }
 
     @Override
