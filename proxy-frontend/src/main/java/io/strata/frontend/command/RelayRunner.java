@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -139,9 +140,7 @@ final class RelayRunner implements StatementRunner {
             command.payload().release();
             throw e;
         }
-        if (ready != null && StateSync.inSync(ready, schema, session.charset(), session.multiStatements(),
-                session.variables())
-                && (statement == null || ready.statement(statement.sql()) != null)) {
+        if (ready != null && readyFor(ready, schema, statement)) {
             onLoop(command.next(), () -> {
                 if (usable(ready, command.next(), retry)) {
                     then.accept(ready);
@@ -149,14 +148,7 @@ final class RelayRunner implements StatementRunner {
             });
             return;
         }
-        CompletableFuture<BackendConnection> found = (ready != null ? CompletableFuture.completedFuture(ready)
-                : pool.acquire(session.flavor(), ctx.channel().eventLoop()))
-                .thenCompose(c -> StateSync.sync(c, schema, session.charset(), session.multiStatements(),
-                        session.variables()));
-        if (statement != null) {
-            found = found.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
-        }
-        found.whenComplete((connection, error) -> onLoop(command.next(), () -> {
+        BiConsumer<BackendConnection, Throwable> found = (connection, error) -> onLoop(command.next(), () -> {
             Command again = error != null && unreachable(error)
                     ? completion.reroute(command, command.payload(), error) : null;
             if (again != null) {
@@ -172,7 +164,34 @@ final class RelayRunner implements StatementRunner {
             } else if (usable(connection, command.next(), retry)) {
                 then.accept(connection);
             }
-        }));
+        });
+        if (ready != null) {
+            prepareState(ready, schema, statement).whenComplete(found);
+            return;
+        }
+        // A full pool hands connections over as they are released; most need nothing more before the command.
+        pool.acquire(session.flavor(), ctx.channel().eventLoop()).whenComplete((connection, error) -> {
+            if (error == null && !readyFor(connection, schema, statement)) {
+                prepareState(connection, schema, statement).whenComplete(found);
+            } else {
+                found.accept(connection, error);
+            }
+        });
+    }
+
+    /** Whether a connection can take the command as it is: in the session's state, holding its statement. */
+    private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement) {
+        return StateSync.inSync(connection, schema, session.charset(), session.multiStatements(),
+                session.variables()) && (statement == null || connection.statement(statement.sql()) != null);
+    }
+
+    /** Makes the connection's state the session's and prepares the statement there, when either is missing. */
+    private CompletableFuture<BackendConnection> prepareState(BackendConnection connection, String schema,
+                                                             PreparedStatement statement) {
+        CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.charset(),
+                session.multiStatements(), session.variables());
+        return statement == null ? synced
+                : synced.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
     }
 
     /**
