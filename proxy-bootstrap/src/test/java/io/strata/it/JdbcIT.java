@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -36,6 +37,8 @@ class JdbcIT {
     @BeforeAll
     static void start() throws SQLException {
         Backend.allTypesTable();
+        Backend.execute("DROP TABLE IF EXISTS latin1_text",
+                "CREATE TABLE latin1_text (id INT PRIMARY KEY, v VARCHAR(20)) DEFAULT CHARSET=utf8mb4");
         Backend.execute("DROP TABLE IF EXISTS accounts",
                 "CREATE TABLE accounts (id INT AUTO_INCREMENT PRIMARY KEY, owner VARCHAR(20) UNIQUE, balance INT)");
         strata = StrataFixture.start();
@@ -305,6 +308,34 @@ class JdbcIT {
                     assertEquals(id == 1 ? "héllo wörld" : "", rs.getString(1));
                 }
             }
+        }
+    }
+
+    /**
+     * A client in latin1 (MySQL Connector/J with characterEncoding ISO-8859-1: a latin1 handshake, then SET NAMES):
+     * text from a utf8mb4 table reads right, and text it writes lands right, in both protocols.
+     */
+    @ParameterizedTest(name = "useServerPrepStmts={0}")
+    @ValueSource(booleans = {false, true})
+    void aLatin1ClientReadsAndWritesText(boolean serverSide) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("characterEncoding", "ISO-8859-1");
+        props.setProperty("useServerPrepStmts", Boolean.toString(serverSide));
+        int id = serverSide ? 2 : 1;
+        try (Connection c = strata.connect(Driver.MYSQL, "it", "root", "root", props);
+             PreparedStatement read = c.prepareStatement("SELECT vc FROM all_types WHERE id = ?");
+             PreparedStatement write = c.prepareStatement("REPLACE INTO latin1_text VALUES (?, ?)")) {
+            read.setInt(1, 1);
+            try (ResultSet rs = read.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals("héllo wörld", rs.getString(1));
+            }
+            write.setInt(1, id);
+            write.setString(2, "déjà vu");
+            write.executeUpdate();
+        }
+        try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
+            assertEquals("déjà vu", queryString(st, "SELECT v FROM latin1_text WHERE id = " + id));
         }
     }
 
