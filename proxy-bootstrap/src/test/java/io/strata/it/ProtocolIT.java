@@ -6,7 +6,6 @@ import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -61,13 +60,9 @@ class ProtocolIT {
 
     /**
      * Each result of several statements with its own status flags (NO_INDEX_USED for a table scan, say), and the
-     * results before a failing statement. MariaDB Connector/J reads the results of several statements ahead: it
-     * keeps only the latest status, and a later statement's error fails the whole execute, so the JDBC executor
-     * answers such a text with that error alone.
+     * results before a failing statement, then its error.
      */
     @Test
-    @DisabledIfSystemProperty(named = "strata.it.executor", matches = "jdbc",
-            disabledReason = "MariaDB Connector/J reads the results of several statements ahead")
     void multipleResultsAreByteIdentical() throws IOException {
         assertSameResponse(RawClient.CAPABILITIES, "SELECT 1; SELECT 'two', 2; DO 1; SELECT * FROM all_types");
         assertSameResponse(RawClient.CAPABILITIES, "SELECT 1; SELECT * FROM no_such_table; SELECT 3");

@@ -24,23 +24,32 @@ public final class JdbcExecutor {
     }
 
     /**
-     * Runs the statement; returns false when it ended in an error of the statement (already given to the sink).
+     * Runs the statements of one COM_QUERY one after the other, as the server runs a text of several: their
+     * results follow each other, and the first error ends them; returns false when one did (the sink was told). One by one, because the driver reads all results
+     * of a multi-statement text before it answers: the status flags of each would be lost, and with a failing
+     * statement the results before it too.
      *
      * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
      */
-    public static boolean execute(Connection connection, Statement statement, String sql, ResultSink sink,
-                                  int textCollationId, int maxBytesPerChar) throws SQLException, InterruptedException {
+    public static boolean execute(Statement statement, List<String> statements, ResultSink sink, int textCollationId,
+                                  int maxBytesPerChar) throws SQLException, InterruptedException {
         try {
             statement.setFetchSize(FETCH_SIZE);
-            results(statement, statement.execute(sql, Statement.RETURN_GENERATED_KEYS), sink, textCollationId,
-                    maxBytesPerChar, false);
+            for (String sql : statements) {
+                results(statement, statement.execute(sql, Statement.RETURN_GENERATED_KEYS), sink, textCollationId,
+                        maxBytesPerChar, false);
+            }
+            sink.finish();
             return true;
         } catch (SQLException e) {
             return statementError(e, sink);
         }
     }
 
-    /** Streams every result of an executed statement into the sink, the first being a result set or not. */
+    /**
+     * Streams every result of an executed statement into the sink, the first being a result set or not; the
+     * caller says {@link ResultSink#finish()} once no statement follows.
+     */
     static void results(Statement statement, boolean isResultSet, ResultSink sink, int textCollationId,
                         int maxBytesPerChar, boolean binary) throws SQLException, InterruptedException {
         Connection connection = statement.getConnection();
@@ -59,7 +68,6 @@ public final class JdbcExecutor {
             }
             isResultSet = statement.getMoreResults(Statement.CLOSE_CURRENT_RESULT);
             if (!isResultSet && statement.getLargeUpdateCount() == -1) {
-                sink.finish();
                 return;
             }
         }

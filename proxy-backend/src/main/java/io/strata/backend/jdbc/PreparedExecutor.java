@@ -90,6 +90,7 @@ public final class PreparedExecutor {
                 return cursor;
             }
             JdbcExecutor.results(statement, isResultSet, sink, textCollationId, maxBytesPerChar, true);
+            sink.finish();
             return null;
         } catch (SQLException e) {
             JdbcExecutor.statementError(e, sink);

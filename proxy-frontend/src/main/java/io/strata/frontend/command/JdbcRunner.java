@@ -23,6 +23,7 @@ import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 
@@ -91,11 +92,13 @@ final class JdbcRunner implements StatementRunner {
             return;
         }
         String sql = statementText(command.payload());
+        List<String> several = command.info().multiStatement() ? SqlClassifier.split(sql) : null;
+        List<String> statements = several != null ? several : List.of(sql);
         JdbcResultWriter out = writer(command, false);
         start(command, out, command.info(), this::run, connection -> {
             try (Statement statement = connection.createStatement()) {
                 session.running(() -> cancel(statement));
-                JdbcExecutor.execute(connection, statement, sql, out, collation(), maxBytesPerChar());
+                JdbcExecutor.execute(statement, statements, out, collation(), maxBytesPerChar());
             } finally {
                 session.running(null);
             }

@@ -108,6 +108,52 @@ public final class SqlClassifier {
         return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint);
     }
 
+    /** Words that open a statement the server reads across semicolons (a compound statement's parts). */
+    private static final Set<String> COMPOUND_FIRST = Set.of("IF", "WHILE", "LOOP", "REPEAT", "CASE", "DECLARE",
+            "FOR", "END", "ELSE", "ELSEIF", "UNTIL", "LEAVE", "ITERATE", "RETURN");
+    /** What CREATE or ALTER makes when its body is a stored program, which holds semicolons of its own. */
+    private static final Set<String> PROGRAMS = Set.of("PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE");
+
+    /**
+     * The statements of a text holding several, each as its own text, or null when the text must go to the server
+     * whole: it holds one statement, or a stored program or compound statement whose body has semicolons of its
+     * own (CREATE PROCEDURE ..., BEGIN NOT ATOMIC ...). Empty statements (";;", a trailing ";") are left out.
+     */
+    public static List<String> split(String sql) {
+        Lexer lexer = new Lexer(sql);
+        List<String> statements = new ArrayList<>();
+        int start = 0;
+        List<String> head = new ArrayList<>(3); // the first tokens of the statement being read
+        boolean program = false;
+        while (true) {
+            String token = lexer.next();
+            if (token == null || token.equals(";")) {
+                if (!head.isEmpty()) {
+                    statements.add(sql.substring(start, token == null ? sql.length() : lexer.pos - 1));
+                }
+                if (token == null) {
+                    return statements.size() > 1 ? statements : null;
+                }
+                start = lexer.pos;
+                head.clear();
+                program = false;
+                continue;
+            }
+            if (head.size() < 3) {
+                head.add(token);
+                if (head.size() == 1 && COMPOUND_FIRST.contains(token.toUpperCase(Locale.ROOT))
+                        || head.size() == 2 && (token.equals(":") // a label: "name: BEGIN ..."
+                        || head.get(0).equalsIgnoreCase("BEGIN") && token.equalsIgnoreCase("NOT"))) {
+                    return null;
+                }
+                program |= head.size() == 1 && (token.equalsIgnoreCase("CREATE") || token.equalsIgnoreCase("ALTER"));
+            }
+            if (program && PROGRAMS.contains(token.toUpperCase(Locale.ROOT))) {
+                return null;
+            }
+        }
+    }
+
     /**
      * Whether a SELECT only reads table data: no locking clause, no INTO, no data change inside (WITH ... UPDATE),
      * no function reading this session's history or taking a lock, no NEXT VALUE FOR a sequence.

@@ -260,4 +260,31 @@ class SqlClassifierTest {
     void unquoteStripsOneLevelOfQuotes(String token, String expected) {
         assertEquals(expected, SqlClassifier.unquote(token));
     }
+
+    @Test
+    void splitsSeveralStatementsAtTheirSemicolons() {
+        assertEquals(List.of("SELECT 1", " SELECT 'a;b' /* ; */", " DO 1"),
+                SqlClassifier.split("SELECT 1; SELECT 'a;b' /* ; */; DO 1;"));
+        assertEquals(List.of("SELECT \"x;\"", "\n-- c;\nSELECT `y;`"),
+                SqlClassifier.split("SELECT \"x;\";;\n-- c;\nSELECT `y;`"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT 1",
+        "SELECT 1;",
+        "CREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END",
+        "CREATE DEFINER=root@localhost FUNCTION f() RETURNS INT BEGIN RETURN 1; END; SELECT f()",
+        "BEGIN NOT ATOMIC SELECT 1; SELECT 2; END",
+        "IF 1 THEN SELECT 1; END IF",
+        "main: BEGIN NOT ATOMIC SELECT 1; END",
+        "CREATE TRIGGER t BEFORE INSERT ON x FOR EACH ROW BEGIN SET @a = 1; SET @b = 2; END"})
+    void leavesWholeWhatTheServerReadsAsOne(String sql) {
+        assertNull(SqlClassifier.split(sql));
+    }
+
+    @Test
+    void aTransactionsBeginIsNotACompoundStatement() {
+        assertEquals(List.of("BEGIN", " SELECT 1", " COMMIT"), SqlClassifier.split("BEGIN; SELECT 1; COMMIT"));
+    }
 }
