@@ -236,13 +236,21 @@ class JdbcIT {
         }
     }
 
+    /** In the text protocol and as a server-side execute's parameter (a COM_STMT_EXECUTE of two packets). */
     @ParameterizedTest
     @EnumSource(Driver.class)
     void aTwentyMebibyteBlobRoundTrips(Driver driver) throws Exception {
+        aTwentyMebibyteBlobRoundTrips(driver, false);
+        aTwentyMebibyteBlobRoundTrips(driver, true);
+    }
+
+    private void aTwentyMebibyteBlobRoundTrips(Driver driver, boolean serverSide) throws Exception {
         byte[] blob = new byte[20 * 1024 * 1024];
         new Random(7).nextBytes(blob);
         Backend.execute("CREATE TABLE IF NOT EXISTS blobs (id VARCHAR(10) PRIMARY KEY, b LONGBLOB)");
-        try (Connection c = strata.connect(driver)) {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", Boolean.toString(serverSide));
+        try (Connection c = strata.connect(driver, "it", "root", "root", props)) {
             try (PreparedStatement ps = c.prepareStatement("REPLACE INTO blobs VALUES (?, ?)")) {
                 ps.setString(1, driver.name());
                 ps.setBytes(2, blob);
