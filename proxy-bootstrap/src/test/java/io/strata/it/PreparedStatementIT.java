@@ -105,6 +105,31 @@ class PreparedStatementIT {
                 readPrepared(proxied(driver), "SELECT * FROM all_types WHERE id >= ?", 1));
     }
 
+    /**
+     * A prepare's column definitions are in the session's character_set_results, even when another session
+     * prepared the same SQL before with another (MySQL Connector/J sets it to NULL, MariaDB Connector/J does not).
+     */
+    @Test
+    void preparedColumnsFollowTheSessionsResultCharacterSet() throws SQLException {
+        String sql = "SELECT tx, vc FROM all_types WHERE id = ? /* result charset */";
+        try (Connection mariadb = proxied(Driver.MARIADB); PreparedStatement first = mariadb.prepareStatement(sql)) {
+            assertNotNull(first.getMetaData());
+            assertEquals(describePrepared(direct(Driver.MYSQL), sql), describePrepared(proxied(Driver.MYSQL), sql));
+        }
+    }
+
+    /** The columns as a prepared statement describes them before it runs (from the prepare response). */
+    private static List<String> describePrepared(Connection connection, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (connection; PreparedStatement ps = connection.prepareStatement(sql)) {
+            ResultSetMetaData md = ps.getMetaData();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                out.add(md.getColumnLabel(i) + " " + md.getColumnTypeName(i) + " " + md.getPrecision(i));
+            }
+        }
+        return out;
+    }
+
     private static List<String> readPrepared(Connection connection, String sql, int param) throws SQLException {
         List<String> out = new ArrayList<>();
         try (connection; PreparedStatement ps = connection.prepareStatement(sql)) {

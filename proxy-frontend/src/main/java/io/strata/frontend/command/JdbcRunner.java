@@ -352,7 +352,7 @@ final class JdbcRunner implements StatementRunner {
      */
     @Override
     public void prepare(Command command, int clientId) {
-        String sql = statementText(command.payload());
+        String sql = withResultCharset(statementText(command.payload()));
         JdbcResultWriter out = writer(command, false);
         start(command, out, null, again -> prepare(again, clientId), connection -> {
             PreparedExecutor.Shape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
@@ -366,6 +366,21 @@ final class JdbcRunner implements StatementRunner {
                     shape.columns().size()));
             out.prepared(clientId, shape);
         });
+    }
+
+    /**
+     * The statement's text as the driver prepares and caches it. The server describes result columns in the
+     * session's character_set_results, and a cached statement keeps the description of the session that prepared
+     * it: a session that set the variable (MySQL Connector/J sets it to NULL) gets statements of its own, told apart
+     * by a comment.
+     */
+    private String withResultCharset(String sql) {
+        Map<String, String> variables = session.variables();
+        if (!variables.containsKey("character_set_results") && !variables.containsKey("collation_connection")) {
+            return sql;
+        }
+        return sql + "\n/* results: " + variables.get("character_set_results") + " "
+                + variables.get("collation_connection") + " */";
     }
 
     /**
