@@ -18,19 +18,19 @@ public final class SqlClassifier {
     public static final int MAX_TOKENS = 32;
 
     /** Functions whose result depends on what ran before on the same server connection, or which take a lock. */
-    private static final Set<String> PINNING_FUNCTIONS = Set.of("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
-    private static final Set<String> PINNING_WORDS = Set.of("SQL_CALC_FOUND_ROWS");
-    private static final Set<String> PINNING_FIRST = Set.of("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
+    private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
+    private static final Words PINNING_WORDS = new Words("SQL_CALC_FOUND_ROWS");
+    private static final Words PINNING_FIRST = new Words("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
     private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
     /**
      * Functions a replica must not answer: they read what this session did on the primary, take locks, or change
      * state (sequences) — {@link SqlStatementInfo#readOnly()} is false when a SELECT calls one.
      */
-    private static final Set<String> PRIMARY_FUNCTIONS = Set.of("LAST_INSERT_ID", "GET_LOCK", "RELEASE_LOCK",
+    private static final Words PRIMARY_FUNCTIONS = new Words("LAST_INSERT_ID", "GET_LOCK", "RELEASE_LOCK",
             "RELEASE_ALL_LOCKS", "IS_FREE_LOCK", "IS_USED_LOCK", "FOUND_ROWS", "ROW_COUNT", "NEXTVAL", "LASTVAL",
             "SETVAL", "MASTER_POS_WAIT", "MASTER_GTID_WAIT", "SOURCE_POS_WAIT", "WAIT_FOR_EXECUTED_GTID_SET");
     /** Words that make a SELECT lock, write or read session state wherever they appear (FOR UPDATE, INTO...). */
-    private static final Set<String> PRIMARY_WORDS = Set.of("UPDATE", "SHARE", "INTO", "DELETE", "@@IDENTITY",
+    private static final Words PRIMARY_WORDS = new Words("UPDATE", "SHARE", "INTO", "DELETE", "@@IDENTITY",
             "@@LAST_INSERT_ID", "@@INSERT_ID", "@@LAST_GTID");
 
     /**
@@ -109,10 +109,10 @@ public final class SqlClassifier {
     }
 
     /** Words that open a statement the server reads across semicolons (a compound statement's parts). */
-    private static final Set<String> COMPOUND_FIRST = Set.of("IF", "WHILE", "LOOP", "REPEAT", "CASE", "DECLARE",
+    private static final Words COMPOUND_FIRST = new Words("IF", "WHILE", "LOOP", "REPEAT", "CASE", "DECLARE",
             "FOR", "END", "ELSE", "ELSEIF", "UNTIL", "LEAVE", "ITERATE", "RETURN");
     /** What CREATE or ALTER makes when its body is a stored program, which holds semicolons of its own. */
-    private static final Set<String> PROGRAMS = Set.of("PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE");
+    private static final Words PROGRAMS = new Words("PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE");
 
     /**
      * The statements of a text holding several, each as its own text, or null when the text must go to the server
@@ -141,14 +141,14 @@ public final class SqlClassifier {
             }
             if (head.size() < 3) {
                 head.add(token);
-                if (head.size() == 1 && COMPOUND_FIRST.contains(token.toUpperCase(Locale.ROOT))
+                if (head.size() == 1 && COMPOUND_FIRST.has(token)
                         || head.size() == 2 && (token.equals(":") // a label: "name: BEGIN ..."
                         || head.get(0).equalsIgnoreCase("BEGIN") && token.equalsIgnoreCase("NOT"))) {
                     return null;
                 }
                 program |= head.size() == 1 && (token.equalsIgnoreCase("CREATE") || token.equalsIgnoreCase("ALTER"));
             }
-            if (program && PROGRAMS.contains(token.toUpperCase(Locale.ROOT))) {
+            if (program && PROGRAMS.has(token)) {
                 return null;
             }
         }
@@ -163,7 +163,7 @@ public final class SqlClassifier {
         for (int i = 0; i < tokens.size(); i++) {
             String token = tokens.get(i);
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).equals("(");
-            if (call ? anyIgnoringCase(PRIMARY_FUNCTIONS, token) : anyIgnoringCase(PRIMARY_WORDS, token)) {
+            if (call ? PRIMARY_FUNCTIONS.has(token) : PRIMARY_WORDS.has(token)) {
                 return false;
             }
             // INSERT(...) and REPLACE(...) are string functions; the statements are not
@@ -177,15 +177,6 @@ public final class SqlClassifier {
             }
         }
         return true;
-    }
-
-    private static boolean anyIgnoringCase(Set<String> words, String token) {
-        for (String word : words) {
-            if (word.length() == token.length() && word.equalsIgnoreCase(token)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static SqlKind kind(List<String> tokens) {
@@ -217,17 +208,18 @@ public final class SqlClassifier {
     }
 
     private static boolean pinsSession(List<String> tokens) {
-        String first = tokens.get(0).toUpperCase(Locale.ROOT);
-        if (PINNING_FIRST.contains(first)) {
+        String first = tokens.get(0);
+        if (PINNING_FIRST.has(first)) {
             return true;
         }
-        if (first.equals("CREATE") && tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TEMPORARY")) {
+        if (first.equalsIgnoreCase("CREATE") && tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TEMPORARY")) {
             return true;
         }
-        if (first.equals("LOCK") || first.equals("FLUSH") && tokens.stream().anyMatch("LOCK"::equalsIgnoreCase)) {
+        if (first.equalsIgnoreCase("LOCK")
+                || first.equalsIgnoreCase("FLUSH") && tokens.stream().anyMatch("LOCK"::equalsIgnoreCase)) {
             return true;
         }
-        if (first.equals("SET") && setPins(tokens)) {
+        if (first.equalsIgnoreCase("SET") && setPins(tokens)) {
             return true;
         }
         for (int i = 0; i < tokens.size(); i++) {
@@ -242,8 +234,22 @@ public final class SqlClassifier {
         if (token.length() > 1 && token.charAt(0) == '@' && token.charAt(1) != '@') {
             return true; // a user variable: it lives on one server connection
         }
-        String upper = token.toUpperCase(Locale.ROOT);
-        return PINNING_WORDS.contains(upper) || PINNING_FUNCTIONS.contains(upper) && next.equals("(");
+        return PINNING_WORDS.has(token) || PINNING_FUNCTIONS.has(token) && next.equals("(");
+    }
+
+    /**
+     * Keywords matched ignoring case without allocating: upper-casing every token of every statement to look it up
+     * was the classifier's largest allocation, and most tokens fail here at the length.
+     */
+    private record Words(String... words) {
+        boolean has(String token) {
+            for (String word : words) {
+                if (word.length() == token.length() && word.equalsIgnoreCase(token)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** The tracked session variables a SET assigns (lower case, as in {@link #TRACKED_VARIABLES}). */
@@ -344,6 +350,15 @@ public final class SqlClassifier {
     }
 
     /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
+    /** Punctuation tokens ("=", "(", ",", ";"...), one String each instead of one per occurrence. */
+    private static final String[] ONE_CHAR = new String[128];
+
+    static {
+        for (char c = 0; c < ONE_CHAR.length; c++) {
+            ONE_CHAR[c] = String.valueOf(c);
+        }
+    }
+
     private static final class Lexer {
         private final String sql;
         private int pos;
@@ -376,7 +391,7 @@ public final class SqlClassifier {
                 return sql.substring(start, pos);
             }
             pos++;
-            return String.valueOf(c);
+            return c < ONE_CHAR.length ? ONE_CHAR[c] : String.valueOf(c);
         }
 
         private String quoted(char quote) {
