@@ -180,6 +180,29 @@ class PreparedStatementIT {
         }
     }
 
+    /** A batch of executes, which drivers pipeline (MariaDB Connector/J sends them all before reading any answer). */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void batchesOfExecutesLandEveryRow(Driver driver) throws SQLException {
+        String table = "ps_batch_" + driver.name().toLowerCase();
+        Backend.execute("DROP TABLE IF EXISTS " + table,
+                "CREATE TABLE " + table + " (id INT PRIMARY KEY, v VARCHAR(20))");
+        try (Connection c = proxied(driver);
+             PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
+            for (int i = 1; i <= 500; i++) {
+                insert.setInt(1, i);
+                insert.setString(2, "row " + i);
+                insert.addBatch();
+            }
+            int[] counts = insert.executeBatch();
+            assertEquals(500, counts.length);
+            try (Statement st = c.createStatement()) {
+                assertEquals(500, JdbcIT.queryInt(st, "SELECT COUNT(*) FROM " + table));
+                assertEquals("row 250", JdbcIT.queryString(st, "SELECT v FROM " + table + " WHERE id = 250"));
+            }
+        }
+    }
+
     private static String readOne(PreparedStatement read, int id) throws SQLException {
         read.setInt(1, id);
         try (ResultSet rs = read.executeQuery()) {
