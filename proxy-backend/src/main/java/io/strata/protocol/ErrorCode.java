@@ -15,7 +15,6 @@ public enum ErrorCode {
     UNKNOWN_STMT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
-    UNSUPPORTED_PS(1295, "HY000", "This command is not supported in the prepared statement protocol yet"),
     BACKEND_UNAVAILABLE(2003, "HY000", "Can't connect to backend data source '%s': %s"),
     BACKEND_LOST(2013, "HY000", "Lost connection to backend data source '%s' during query: %s"),
     POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),

@@ -53,7 +53,8 @@ public final class BinarySafeSql {
         return Character.isLetterOrDigit(b) || b == '_' || b == '$';
     }
 
-    private static String strict(byte[] bytes, int offset, int length, Charset charset) {
+    /** The bytes as text in the character set, or null when they are not valid text in it. */
+    public static String strict(byte[] bytes, int offset, int length, Charset charset) {
         try {
             return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)

@@ -11,6 +11,12 @@ public record ColumnMetadata(String schema, String table, String orgTable, Strin
                              int collationId, long length, int type, int flags, int decimals, String extendedType,
                              String extendedFormat, boolean binaryValue) {
 
+    /** The same column with other flags. */
+    public ColumnMetadata withFlags(int otherFlags) {
+        return new ColumnMetadata(schema, table, orgTable, name, orgName, collationId, length, type, otherFlags,
+                decimals, extendedType, extendedFormat, binaryValue);
+    }
+
     /**
      * The same column as a client with another character set sees it: text columns carry that set's collation and
      * a length in its bytes per character (the JDBC side always reads utf8mb4).

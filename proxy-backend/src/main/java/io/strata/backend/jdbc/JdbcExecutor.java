@@ -18,16 +18,17 @@ import java.util.List;
  */
 public final class JdbcExecutor {
 
-    private static final int FETCH_SIZE = 256;
+    /** Rows the driver reads at a time: results stream instead of filling the heap. */
+    static final int FETCH_SIZE = 256;
 
     private JdbcExecutor() {
     }
 
     /**
      * Runs the statements of one COM_QUERY one after the other, as the server runs a text of several: their
-     * results follow each other, and the first error ends them; returns false when one did (the sink was told). One by one, because the driver reads all results
-     * of a multi-statement text before it answers: the status flags of each would be lost, and with a failing
-     * statement the results before it too.
+     * results follow each other, and the first error ends them; returns false when one did (the sink was told).
+     * One by one, because the driver reads all results of a multi-statement text before it answers: the status
+     * flags of each would be lost, and with a failing statement the results before it too.
      *
      * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
      */

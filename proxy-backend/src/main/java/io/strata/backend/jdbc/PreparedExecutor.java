@@ -23,8 +23,6 @@ import java.util.function.Consumer;
  */
 public final class PreparedExecutor {
 
-    private static final int FETCH_SIZE = 256;
-
     /**
      * What a COM_STMT_PREPARE answers: the parameter and result column definitions (in the client's character set),
      * the warnings and the server status.
@@ -77,7 +75,7 @@ public final class PreparedExecutor {
                     statement.setObject(i + 1, values[i]);
                 }
             }
-            statement.setFetchSize(FETCH_SIZE);
+            statement.setFetchSize(JdbcExecutor.FETCH_SIZE);
             boolean isResultSet = statement.execute();
             if (cursorRequested && isResultSet) {
                 ResultSet rs = statement.getResultSet();
@@ -112,9 +110,7 @@ public final class PreparedExecutor {
      * and describes the columns of that.
      */
     private static ColumnMetadata asCursorColumn(ColumnMetadata c) {
-        return new ColumnMetadata(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collationId(),
-                c.length(), c.type(), c.flags() & CURSOR_FLAGS, c.decimals(), c.extendedType(), c.extendedFormat(),
-                c.binaryValue());
+        return c.withFlags(c.flags() & CURSOR_FLAGS);
     }
 
     /** Server-side prepare through the driver's per-connection cache, with generated keys for last insert id. */

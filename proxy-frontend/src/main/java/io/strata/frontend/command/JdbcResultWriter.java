@@ -62,23 +62,24 @@ final class JdbcResultWriter implements ResultSink {
 
     @Override
     public void columns(List<ColumnMetadata> columns, int statusFlags) {
+        resultHeader(columns, statusFlags, true);
+    }
+
+    @Override
+    public void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings) {
+        resultHeader(columns, statusFlags, false);
+        endOfRows(statusFlags, warnings);
+        finish();
+    }
+
+    /** A result set's column count and definitions, ended by an EOF when {@code eof} (and not deprecated). */
+    private void resultHeader(List<ColumnMetadata> columns, int statusFlags, boolean eof) {
         writePending(true);
         this.columns = columns;
         ByteBuf count = channel.alloc().buffer(9);
         MySQLBuf.writeIntLenenc(count, columns.size());
         write(count);
-        definitions(columns, statusFlags, true);
-    }
-
-    @Override
-    public void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings) {
-        this.columns = columns;
-        ByteBuf count = channel.alloc().buffer(9);
-        MySQLBuf.writeIntLenenc(count, columns.size());
-        write(count);
-        definitions(columns, statusFlags, false);
-        endOfRows(statusFlags, warnings);
-        finish();
+        definitions(columns, statusFlags, eof);
     }
 
     /** The column definitions, then an EOF unless the client deprecated it or {@code eof} is false. */

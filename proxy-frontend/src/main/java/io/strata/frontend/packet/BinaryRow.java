@@ -3,7 +3,6 @@ package io.strata.frontend.packet;
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.jdbc.ColumnMetadata;
 import io.strata.protocol.ColumnType;
-import io.strata.protocol.MySQLBuf;
 
 import java.nio.charset.Charset;
 import java.util.List;
@@ -43,8 +42,7 @@ public final class BinaryRow {
                 case ColumnType.DOUBLE -> out.writeLongLE(Double.doubleToRawLongBits(((Number) cell).doubleValue()));
                 case ColumnType.DATE, ColumnType.DATETIME, ColumnType.TIMESTAMP -> dateTime(out, cell.toString());
                 case ColumnType.TIME -> time(out, cell.toString());
-                default -> MySQLBuf.writeBytesLenenc(out, cell instanceof byte[] bytes ? bytes
-                        : cell.toString().getBytes(charset));
+                default -> TextRow.writeCell(out, cell, charset);
             }
         }
     }

@@ -1,14 +1,12 @@
 package io.strata.frontend.packet;
 
 import io.netty.buffer.ByteBuf;
+import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.protocol.ColumnType;
 import io.strata.protocol.MySQLBuf;
 
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -93,13 +91,10 @@ public final class ExecuteParameters {
         };
     }
 
+    /** Text in the client's character set, or the bytes themselves when they are not (the server gets those). */
     private static Object text(byte[] bytes, Charset charset) {
-        try {
-            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return bytes; // not text in this character set: the server gets the bytes themselves
-        }
+        String text = BinarySafeSql.strict(bytes, 0, bytes.length, charset);
+        return text != null ? text : bytes;
     }
 
     private static Object decimal(byte[] bytes) {

@@ -22,11 +22,14 @@ public final class TextRow {
         for (Object cell : cells) {
             if (cell == null) {
                 out.writeByte(0xFB);
-            } else if (cell instanceof byte[] bytes) {
-                MySQLBuf.writeBytesLenenc(out, bytes);
             } else {
-                MySQLBuf.writeBytesLenenc(out, cell.toString().getBytes(charset));
+                writeCell(out, cell, charset);
             }
         }
+    }
+
+    /** A non-NULL cell as a length-encoded string: raw bytes as they are, any other value as its text. */
+    static void writeCell(ByteBuf out, Object cell, Charset charset) {
+        MySQLBuf.writeBytesLenenc(out, cell instanceof byte[] bytes ? bytes : cell.toString().getBytes(charset));
     }
 }
