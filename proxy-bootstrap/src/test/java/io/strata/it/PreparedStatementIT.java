@@ -392,6 +392,19 @@ class PreparedStatementIT {
         }
     }
 
+    /** An execute whose parameter value is cut short is refused, and the session and the statement go on. */
+    @Test
+    void anExecuteWithItsValuesCutShortIsAnErrorAndTheSessionGoesOn() throws IOException {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            long id = statementId(prepare(client, "SELECT ? + 1"));
+            byte[] cut = {(byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24), 0, 1, 0, 0, 0,
+                    0, 1, 3, 0, 7, 0}; // an INT parameter with two of its four bytes
+            assertNotNull(RawClient.error(client.command(0x17, cut, ResponseKind.QUERY)));
+            assertEquals("8", binaryCell(execute(client, id, 7)));
+            assertEquals("1", SessionIT.text(client.query("SELECT 1")));
+        }
+    }
+
     @Test
     void tenThousandPrepareCloseCyclesLeaveNothingBehind() throws Exception {
         try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {

@@ -418,8 +418,14 @@ final class JdbcRunner implements StatementRunner {
             payload.release();
             throw ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute");
         }
-        Object[] values = ExecuteParameters.decode(payload, statement.params(), statement.types(),
-                kept.takeLongData(), Charsets.java(session.charset()));
+        Object[] values;
+        try {
+            values = ExecuteParameters.decode(payload, statement.params(), statement.types(), kept.takeLongData(),
+                    Charsets.java(session.charset()));
+        } catch (IndexOutOfBoundsException e) {
+            payload.release(); // the values end before the packet does: the command handler says 1835
+            throw e;
+        }
         execute(command, statement, kept, values, ComStmtExecute.opensCursor(payload));
     }
 
