@@ -7,13 +7,17 @@ import io.strata.backend.connection.BackendConnector;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.Transports;
 import io.strata.config.DataSourceConfig;
+import io.strata.protocol.Capabilities;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -25,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 class BackendPoolIT {
 
     private static final int FLAVOR = 0;
+    private static final int OTHER_FLAVOR = Capabilities.CLIENT_DEPRECATE_EOF;
 
     private EventLoopGroup loops;
     private EventLoop clientLoop;
@@ -67,6 +72,55 @@ class BackendPoolIT {
             assertSame(only, pool.tryAcquire(FLAVOR, clientLoop));
             pool.release(only);
             assertSame(only, pool.acquire(FLAVOR, clientLoop).get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aReleasedConnectionGoesToAWaiterOnItsOwnLoopBeforeAnOlderOneElsewhere() throws Exception {
+        try (BackendPool pool = pool(1)) {
+            BackendConnection only = pool.acquire(FLAVOR, clientLoop).get(10, TimeUnit.SECONDS);
+            CompletableFuture<BackendConnection> elsewhere = pool.acquire(FLAVOR, otherLoop);
+            CompletableFuture<BackendConnection> sameLoop = pool.acquire(FLAVOR, clientLoop);
+            assertEquals(2, pool.stats().waiting());
+
+            pool.release(only);
+            assertSame(only, sameLoop.get(10, TimeUnit.SECONDS), "no hand-off between threads for this one");
+            assertFalse(elsewhere.isDone());
+
+            pool.release(only);
+            assertSame(only, elsewhere.get(10, TimeUnit.SECONDS), "then the older waiter");
+            assertEquals(0, pool.stats().waiting());
+        }
+    }
+
+    @Test
+    void aWaiterElsewhereThatWaitedLongerThanTheAffinityBoundComesFirst() throws Exception {
+        try (BackendPool pool = pool(1)) {
+            BackendConnection only = pool.acquire(FLAVOR, clientLoop).get(10, TimeUnit.SECONDS);
+            CompletableFuture<BackendConnection> elsewhere = pool.acquire(FLAVOR, otherLoop);
+            Thread.sleep(50); // the bound is 20 ms
+            CompletableFuture<BackendConnection> sameLoop = pool.acquire(FLAVOR, clientLoop);
+
+            pool.release(only);
+            assertSame(only, elsewhere.get(10, TimeUnit.SECONDS));
+            assertFalse(sameLoop.isDone());
+            pool.release(only);
+            assertSame(only, sameLoop.get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void waitersOfAnotherFlavorGetARoomMadeForThem() throws Exception {
+        try (BackendPool pool = pool(1)) {
+            BackendConnection only = pool.acquire(FLAVOR, clientLoop).get(10, TimeUnit.SECONDS);
+            CompletableFuture<BackendConnection> otherFlavor = pool.acquire(OTHER_FLAVOR, otherLoop);
+
+            pool.release(only);
+            BackendConnection opened = otherFlavor.get(10, TimeUnit.SECONDS);
+            assertNotSame(only, opened);
+            assertEquals(OTHER_FLAVOR, opened.flavor());
+            assertSame(otherLoop, opened.channel().eventLoop());
+            assertEquals(1, pool.stats().total(), "the released one was closed: the pool's size still holds");
         }
     }
 

@@ -46,25 +46,25 @@ public final class BackendPool implements AutoCloseable {
     }
 
     /**
-     * The idle connections of one event loop, by flavor (a client population has one or two flavors, so a short
-     * list beats a map, and looking one up allocates nothing).
+     * One event loop's idle connections or waiters, a queue per flavor (a client population has one or two flavors, so
+     * a short list beats a map, and looking one up allocates nothing).
      */
-    private static final class LoopIdle {
-        private final List<Deque<BackendConnection>> byFlavor = new ArrayList<>(2);
+    private static final class ByFlavor<T> {
+        private final List<Deque<T>> queues = new ArrayList<>(2);
         private final List<Integer> flavors = new ArrayList<>(2);
 
-        Deque<BackendConnection> get(int flavor, boolean create) {
+        Deque<T> get(int flavor, boolean create) {
             for (int i = 0; i < flavors.size(); i++) {
                 if (flavors.get(i) == flavor) {
-                    return byFlavor.get(i);
+                    return queues.get(i);
                 }
             }
             if (!create) {
                 return null;
             }
-            Deque<BackendConnection> deque = new ArrayDeque<>();
+            Deque<T> deque = new ArrayDeque<>();
             flavors.add(flavor);
-            byFlavor.add(deque);
+            queues.add(deque);
             return deque;
         }
     }
@@ -75,9 +75,14 @@ public final class BackendPool implements AutoCloseable {
     private final long maxLifetimeNanos;
     private final BackendConnector connector;
     private final EventLoopGroup timers;
-    private final Map<EventLoop, LoopIdle> idle = new IdentityHashMap<>();
+    private final Map<EventLoop, ByFlavor<BackendConnection>> idle = new IdentityHashMap<>();
     private final Set<BackendConnection> all = new HashSet<>();
-    private final Deque<Waiter> waiters = new ArrayDeque<>();
+    /**
+     * Waiters by the client's event loop, oldest first: a released connection finds the oldest waiter of its own loop
+     * and the oldest anywhere by looking at the queues' heads, however many wait (hundreds, with a small pool).
+     */
+    private final Map<EventLoop, ByFlavor<Waiter>> waiting = new IdentityHashMap<>();
+    private int waiterCount;
     private final ScheduledFuture<?> eviction;
     private final ScheduledFuture<?> expiry;
     private int opening;
@@ -127,7 +132,9 @@ public final class BackendPool implements AutoCloseable {
                 if (size() < maximumPoolSize || closeIdleOfOtherFlavor(flavor)) {
                     open(flavor, loop, future);
                 } else {
-                    waiters.add(new Waiter(flavor, loop, future, System.nanoTime()));
+                    waiting.computeIfAbsent(loop, l -> new ByFlavor<>()).get(flavor, true)
+                            .addLast(new Waiter(flavor, loop, future, System.nanoTime()));
+                    waiterCount++;
                 }
                 return future;
             }
@@ -160,11 +167,11 @@ public final class BackendPool implements AutoCloseable {
             }
             waiter = takeWaiter(connection.flavor(), connection.channel().eventLoop());
             if (waiter == null) {
-                if (!waiters.isEmpty()) {
+                if (waiterCount > 0) {
                     // Only waiters of another flavor: make room for them.
                     all.remove(connection);
                     connection.close();
-                    Waiter other = waiters.poll();
+                    Waiter other = pollOldestWaiter();
                     open(other.flavor(), other.loop(), other.future());
                     return;
                 }
@@ -185,7 +192,7 @@ public final class BackendPool implements AutoCloseable {
             if (!all.remove(connection) || closed) {
                 return;
             }
-            waiter = waiters.poll();
+            waiter = pollOldestWaiter();
             if (waiter != null) {
                 open(waiter.flavor(), waiter.loop(), waiter.future());
             }
@@ -193,8 +200,8 @@ public final class BackendPool implements AutoCloseable {
     }
 
     public synchronized PoolStats stats() {
-        int idleCount = idle.values().stream().flatMap(l -> l.byFlavor.stream()).mapToInt(Deque::size).sum();
-        return new PoolStats(name(), size(), all.size() - idleCount, idleCount, waiters.size());
+        int idleCount = idle.values().stream().flatMap(l -> l.queues.stream()).mapToInt(Deque::size).sum();
+        return new PoolStats(name(), size(), all.size() - idleCount, idleCount, waiterCount);
     }
 
     @Override
@@ -208,8 +215,10 @@ public final class BackendPool implements AutoCloseable {
             toClose = new ArrayList<>(all);
             all.clear();
             idle.clear();
-            toFail = new ArrayList<>(waiters);
-            waiters.clear();
+            toFail = new ArrayList<>();
+            waiting.values().forEach(byFlavor -> byFlavor.queues.forEach(toFail::addAll));
+            waiting.clear();
+            waiterCount = 0;
         }
         toClose.forEach(BackendConnection::close);
         toFail.forEach(w -> w.future().completeExceptionally(
@@ -228,7 +237,7 @@ public final class BackendPool implements AutoCloseable {
 
     /** The most recently used idle connection on {@code loop}; dead ones are dropped. */
     private BackendConnection pollIdle(int flavor, EventLoop loop) {
-        LoopIdle local = idle.get(loop);
+        ByFlavor<BackendConnection> local = idle.get(loop);
         return local == null ? null : pollIdle(local.get(flavor, false));
     }
 
@@ -238,7 +247,7 @@ public final class BackendPool implements AutoCloseable {
      * cheaper over its life than borrowing one.
      */
     private BackendConnection pollIdleElsewhere(int flavor, EventLoop loop) {
-        for (Map.Entry<EventLoop, LoopIdle> other : idle.entrySet()) {
+        for (Map.Entry<EventLoop, ByFlavor<BackendConnection>> other : idle.entrySet()) {
             BackendConnection connection = other.getKey() == loop ? null
                     : pollIdle(other.getValue().get(flavor, false));
             if (connection != null) {
@@ -250,7 +259,8 @@ public final class BackendPool implements AutoCloseable {
 
     private Deque<BackendConnection> idleDeque(BackendConnection connection, boolean create) {
         EventLoop loop = connection.channel().eventLoop();
-        LoopIdle loopIdle = create ? idle.computeIfAbsent(loop, l -> new LoopIdle()) : idle.get(loop);
+        ByFlavor<BackendConnection> loopIdle = create ? idle.computeIfAbsent(loop, l -> new ByFlavor<>())
+                : idle.get(loop);
         return loopIdle == null ? null : loopIdle.get(connection.flavor(), create);
     }
 
@@ -267,10 +277,10 @@ public final class BackendPool implements AutoCloseable {
     }
 
     private boolean closeIdleOfOtherFlavor(int flavor) {
-        for (LoopIdle loopIdle : idle.values()) {
+        for (ByFlavor<BackendConnection> loopIdle : idle.values()) {
             for (int i = 0; i < loopIdle.flavors.size(); i++) {
                 BackendConnection victim = loopIdle.flavors.get(i) == flavor ? null
-                        : loopIdle.byFlavor.get(i).pollLast();
+                        : loopIdle.queues.get(i).pollLast();
                 if (victim != null) {
                     all.remove(victim);
                     victim.close();
@@ -288,30 +298,46 @@ public final class BackendPool implements AutoCloseable {
      * connections).
      */
     private Waiter takeWaiter(int flavor, EventLoop loop) {
-        Waiter oldest = null;
-        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
-            Waiter waiter = it.next();
-            if (waiter.flavor() != flavor) {
-                continue;
+        if (waiterCount == 0) {
+            return null;
+        }
+        Deque<Waiter> oldest = null;
+        for (ByFlavor<Waiter> loopWaiters : waiting.values()) {
+            Deque<Waiter> queue = loopWaiters.get(flavor, false);
+            if (queue != null && !queue.isEmpty() && (oldest == null || olderFirst(queue, oldest) < 0)) {
+                oldest = queue;
             }
-            if (oldest == null) {
-                oldest = waiter;
-            }
-            if (waiter.loop() == loop) {
-                if (waiter == oldest || waiter.sinceNanos() - oldest.sinceNanos() <= AFFINITY_WAIT_NANOS) {
-                    it.remove();
-                    return waiter;
+        }
+        if (oldest == null) {
+            return null;
+        }
+        ByFlavor<Waiter> own = waiting.get(loop);
+        Deque<Waiter> mine = own == null ? null : own.get(flavor, false);
+        boolean preferMine = mine != null && !mine.isEmpty() && olderFirst(mine, oldest) <= AFFINITY_WAIT_NANOS;
+        waiterCount--;
+        return (preferMine ? mine : oldest).pollFirst();
+    }
+
+    /** The oldest waiter of any flavor and loop (to open a connection for), or null. */
+    private Waiter pollOldestWaiter() {
+        Deque<Waiter> oldest = null;
+        for (ByFlavor<Waiter> loopWaiters : waiting.values()) {
+            for (Deque<Waiter> queue : loopWaiters.queues) {
+                if (!queue.isEmpty() && (oldest == null || olderFirst(queue, oldest) < 0)) {
+                    oldest = queue;
                 }
-                break;
-            }
-            if (waiter.sinceNanos() - oldest.sinceNanos() > AFFINITY_WAIT_NANOS) {
-                break; // any same-loop waiter further on is younger still
             }
         }
-        if (oldest != null) {
-            waiters.remove(oldest);
+        if (oldest == null) {
+            return null;
         }
-        return oldest;
+        waiterCount--;
+        return oldest.pollFirst();
+    }
+
+    /** How much later the head of {@code a} started waiting than the head of {@code b} (negative: earlier). */
+    private static long olderFirst(Deque<Waiter> a, Deque<Waiter> b) {
+        return a.peekFirst().sinceNanos() - b.peekFirst().sinceNanos();
     }
 
     /** Called with the lock held; the connect itself completes later on an event loop. */
@@ -347,26 +373,31 @@ public final class BackendPool implements AutoCloseable {
             if (deque != null) {
                 deque.remove(connection);
             }
-            Waiter waiter = closed ? null : waiters.poll();
+            Waiter waiter = closed ? null : pollOldestWaiter();
             if (waiter != null) {
                 open(waiter.flavor(), waiter.loop(), waiter.future());
             }
         }
     }
 
-    /** Fails the waiters that have waited connectionTimeout (the deque is oldest first). */
+    /** Fails the waiters that have waited connectionTimeout (each queue is oldest first). */
     private void expireWaiters() {
         List<Waiter> expired = new ArrayList<>();
         String message;
         synchronized (this) {
             long now = System.nanoTime();
             long limit = TimeUnit.MILLISECONDS.toNanos(connectionTimeoutMillis);
-            while (!waiters.isEmpty() && now - waiters.peekFirst().sinceNanos() >= limit) {
-                expired.add(waiters.pollFirst());
+            for (ByFlavor<Waiter> loopWaiters : waiting.values()) {
+                for (Deque<Waiter> queue : loopWaiters.queues) {
+                    while (!queue.isEmpty() && now - queue.peekFirst().sinceNanos() >= limit) {
+                        expired.add(queue.pollFirst());
+                    }
+                }
             }
             if (expired.isEmpty()) {
                 return;
             }
+            waiterCount -= expired.size();
             PoolStats stats = stats();
             message = new PoolStats(name(), stats.total(), stats.active(), stats.idle(),
                     stats.waiting() + expired.size()).exhausted(connectionTimeoutMillis)
@@ -384,7 +415,7 @@ public final class BackendPool implements AutoCloseable {
         List<BackendConnection> victims = new ArrayList<>();
         synchronized (this) {
             int keep = config.minimumIdle();
-            for (Deque<BackendConnection> deque : idle.values().stream().flatMap(l -> l.byFlavor.stream()).toList()) {
+            for (Deque<BackendConnection> deque : idle.values().stream().flatMap(l -> l.queues.stream()).toList()) {
                 for (Iterator<BackendConnection> it = deque.descendingIterator(); it.hasNext(); ) {
                     BackendConnection connection = it.next();
                     boolean stale = System.nanoTime() - connection.lastUsedNanos() > limit || expired(connection);
