@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseParser;
 import io.strata.protocol.MySQLBuf;
@@ -26,6 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * it: framed, followed by the parser, written to the client and flushed. Two ways, same parser:
  *
  * <ul>
- *   <li>{@code packets}: {@link PacketFrameDecoder} hands over each packet as a slice, and each is written to the
+ *   <li>{@code packets}: {@link PacketSplitter} hands over each packet as a slice, and each is written to the
  *       client (the relay before runs);</li>
  *   <li>{@code runs}: {@link PacketRunDecoder} hands over the read's whole packets as one slice, the parser walks
  *       them in place, and the run is written once.</li>
@@ -73,7 +75,7 @@ public class BackendReadBenchmark {
                     ServerStatus.AUTOCOMMIT, 0, "").encode(out));
             client = new EmbeddedChannel();
             client.config().setAllocator(Wire.EVENT_LOOP_ALLOC);
-            packetBackend = new EmbeddedChannel(new PacketFrameDecoder(), new PacketRelay(this));
+            packetBackend = new EmbeddedChannel(new PacketSplitter(), new PacketRelay(this));
             packetBackend.config().setAllocator(Wire.EVENT_LOOP_ALLOC);
             runBackend = new EmbeddedChannel(new PacketRunDecoder(), new RunRelay(this));
             runBackend.config().setAllocator(Wire.EVENT_LOOP_ALLOC);
@@ -85,6 +87,20 @@ public class BackendReadBenchmark {
             runBackend.finishAndReleaseAll();
             client.finishAndReleaseAll();
             Wire.release(response);
+        }
+    }
+
+    /** Cuts the bytes into physical packets, header included, as the relay's framer did before runs. */
+    static final class PacketSplitter extends ByteToMessageDecoder {
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            while (in.readableBytes() >= PacketFrameDecoder.HEADER_SIZE) {
+                int size = PacketFrameDecoder.HEADER_SIZE + in.getUnsignedMediumLE(in.readerIndex());
+                if (in.readableBytes() < size) {
+                    return;
+                }
+                out.add(in.readRetainedSlice(size));
+            }
         }
     }
 

@@ -76,6 +76,10 @@ class PacketEncoderTest {
                         List.of(new Header(0, 7))),
                 argumentSet("1 byte", 1,
                         List.of(new Header(1, 7))),
+                argumentSet("the copy limit: copied", PacketEncoder.COPY_LIMIT,
+                        List.of(new Header(PacketEncoder.COPY_LIMIT, 7))),
+                argumentSet("one byte over the copy limit: sliced", PacketEncoder.COPY_LIMIT + 1,
+                        List.of(new Header(PacketEncoder.COPY_LIMIT + 1, 7))),
                 argumentSet("0xFFFFFF-1 bytes: still one packet", MAX - 1,
                         List.of(new Header(MAX - 1, 7))),
                 argumentSet("0xFFFFFF bytes: a full packet, then an empty one", MAX,
@@ -113,6 +117,34 @@ class PacketEncoderTest {
     }
 
     @Test
+    void aSmallFrameGoesOutAsOneBufferAndItsPayloadIsReleased() {
+        ByteBuf payload = Unpooled.wrappedBuffer(Wire.hex("03 73 65 6c 65 63 74 20 31")); // COM_QUERY "select 1"
+
+        channel.writeOutbound(new MySQLFrame(0, payload));
+
+        ByteBuf written = channel.readOutbound();
+        assertArrayEquals(Wire.hex("09 00 00 00  03 73 65 6c 65 63 74 20 31"), ByteBufUtil.getBytes(written));
+        written.release();
+        assertNull(channel.readOutbound(), "one write, not a header and a payload");
+        assertEquals(0, payload.refCnt());
+    }
+
+    @Test
+    void aCommandForABackendIsOnePacketBufferWhenSmallAndAFrameWhenLarge() {
+        ByteBuf small = Unpooled.wrappedBuffer(Wire.hex("0e")); // COM_PING
+        ByteBuf packet = (ByteBuf) PacketEncoder.command(channel.alloc(), small);
+        assertArrayEquals(Wire.hex("01 00 00 00  0e"), ByteBufUtil.getBytes(packet));
+        assertEquals(0, small.refCnt());
+        packet.release();
+
+        ByteBuf large = Unpooled.wrappedBuffer(randomBytes(PacketEncoder.COPY_LIMIT + 1, 5));
+        MySQLFrame frame = (MySQLFrame) PacketEncoder.command(channel.alloc(), large);
+        assertSame(large, frame.payload());
+        assertEquals(0, frame.sequenceId());
+        frame.release();
+    }
+
+    @Test
     void alreadyFramedBuffersPassThroughUntouched() {
         ByteBuf relayed = Unpooled.wrappedBuffer(Wire.hex("07 00 00 01  00 01 00 02 00 00 00"));
 
@@ -125,11 +157,11 @@ class PacketEncoderTest {
     }
 
     @Test
-    void whatTheEncoderWritesTheAggregatorJoinsBackByteForByte() {
+    void whatTheEncoderWritesTheDecoderJoinsBackByteForByte() {
         byte[] payload = randomBytes(2 * MAX + 5, 42);
         byte[] wire = send(new MySQLFrame(0, Unpooled.wrappedBuffer(payload)));
 
-        EmbeddedChannel inbound = new EmbeddedChannel(new PacketFrameDecoder(), new PacketAggregator(64L << 20));
+        EmbeddedChannel inbound = new EmbeddedChannel(new PacketFrameDecoder(64L << 20));
         try {
             inbound.writeInbound(Unpooled.wrappedBuffer(wire));
             MySQLFrame frame = inbound.readInbound();

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -39,7 +38,7 @@ class PacketFramingTest {
     }
 
     private EmbeddedChannel inbound(long maxAllowedPacket) {
-        EmbeddedChannel channel = new EmbeddedChannel(new PacketFrameDecoder(), new PacketAggregator(maxAllowedPacket));
+        EmbeddedChannel channel = new EmbeddedChannel(new PacketFrameDecoder(maxAllowedPacket));
         channels.add(channel);
         return channel;
     }
@@ -119,26 +118,6 @@ class PacketFramingTest {
                 assertNull(channel.readInbound());
             }
         }
-    }
-
-    @Test
-    void theFrameDecoderAloneEmitsWholePacketsHeaderIncludedForRelaying() {
-        EmbeddedChannel channel = new EmbeddedChannel(new PacketFrameDecoder());
-        channels.add(channel);
-        byte[] ok = packetBytes(1, hex("00 01 00 02 00 00 00"));
-        byte[] eof = packetBytes(2, hex("fe 00 00 02 00"));
-
-        receive(channel, concat(ok, eof), 3);
-
-        for (byte[] expected : List.of(ok, eof)) {
-            ByteBuf packet = channel.readInbound();
-            try {
-                assertArrayEquals(expected, ByteBufUtil.getBytes(packet));
-            } finally {
-                packet.release();
-            }
-        }
-        assertNull(channel.readInbound());
     }
 
     @Test
@@ -222,5 +201,15 @@ class PacketFramingTest {
 
         assertTrue(error.getMessage().contains("2048"), error::getMessage);
         assertTrue(error.getMessage().contains("1024"), error::getMessage);
+    }
+
+    @Test
+    void anOversizedPacketFailsAtItsHeaderBeforeItsPayloadIsBuffered() {
+        EmbeddedChannel channel = inbound(1024);
+        byte[] header = Arrays.copyOf(packetBytes(0, new byte[1 << 20]), 4);
+
+        var error = assertThrows(TooLongFrameException.class, () -> receive(channel, header));
+
+        assertTrue(error.getMessage().contains(String.valueOf(1 << 20)), error::getMessage);
     }
 }

@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
 import io.strata.protocol.Capabilities;
+import io.strata.config.ServerConfig;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,6 +152,28 @@ class ProtocolIT {
                 assertEquals(-1, in.read(), "then the connection closes");
             }
             assertTrue(good.query("SELECT 1").size() > 1);
+        }
+    }
+
+    @Test
+    void aPacketOverMaxAllowedPacketGets1153AtItsHeaderAndOtherClientsAreServed() throws IOException {
+        try (StrataFixture small = StrataFixture.start(server -> server.withMaxAllowedPacket(1024),
+                ServerConfig.NATIVE_PASSWORD);
+             RawClient big = RawClient.connect(small.port(), "root", "root", "it");
+             RawClient other = RawClient.connect(small.port(), "root", "root", "it")) {
+            // A 1 MiB COM_QUERY's header and its first 1000 bytes only: Strata answers without waiting for (or
+            // buffering) the megabyte.
+            byte[] start = new byte[4 + 1000];
+            start[2] = 0x10; // length 0x100000, sequence id 0
+            start[4] = 0x03;
+            big.writeRaw(start);
+
+            ErrPacket err = RawClient.error(List.of(big.readPacket()));
+            assertNotNull(err);
+            assertEquals(1153, err.errorCode(), err.message());
+            assertTrue(err.message().contains("1048576") && err.message().contains("1024"), err.message());
+            assertThrows(IOException.class, big::readPacket, "then the connection closes");
+            assertTrue(other.query("SELECT 1").size() > 1);
         }
     }
 

@@ -67,6 +67,10 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
     }
 
+    public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+    }
+
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
     }

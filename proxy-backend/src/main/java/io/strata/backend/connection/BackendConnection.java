@@ -9,7 +9,7 @@ import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
-import io.strata.protocol.MySQLFrame;
+import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketRunDecoder;
 
 import org.slf4j.Logger;
@@ -88,7 +88,7 @@ public final class BackendConnection {
         this.parser = reusableParser.reset(kind, deprecateEof());
         this.listener = listener;
         channel.config().setAutoRead(true);
-        channel.writeAndFlush(new MySQLFrame(0, payload), channel.voidPromise());
+        channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
     }
 
     /**
@@ -97,7 +97,7 @@ public final class BackendConnection {
      */
     public void send(ByteBuf payload) {
         lastUsedNanos = System.nanoTime();
-        channel.writeAndFlush(new MySQLFrame(0, payload), channel.voidPromise());
+        channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
     }
 
     /** The statement prepared on this connection for exactly this SQL, or null. */

@@ -5,11 +5,10 @@ import io.netty.channel.socket.SocketChannel;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
 import io.strata.frontend.session.Session;
-import io.strata.protocol.PacketAggregator;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketFrameDecoder;
 
-/** Frame decoder, aggregator and encoder, then the connection phase (replaced by the command handler on login). */
+/** Frame decoder and encoder, then the connection phase (replaced by the command handler on login). */
 final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final FrontendContext context;
@@ -21,8 +20,7 @@ final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel>
     @Override
     protected void initChannel(SocketChannel channel) {
         Session session = new Session(context.sessions().nextId(), channel);
-        channel.pipeline().addLast("framer", new PacketFrameDecoder())
-                .addLast("aggregator", new PacketAggregator(context.config().server().maxAllowedPacket()))
+        channel.pipeline().addLast("framer", new PacketFrameDecoder(context.config().server().maxAllowedPacket()))
                 .addLast("encoder", PacketEncoder.INSTANCE)
                 .addLast("auth", new ConnectionPhaseHandler(context, session));
     }
