@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendPool;
+import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.backend.connection.Transports;
 import io.strata.config.ConfigLoader;
@@ -126,7 +127,9 @@ public final class Strata implements AutoCloseable {
             }
             int threads = resolved.server().workerThreads();
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
-            EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"));
+            ClientLoops clientLoops = new ClientLoops(Runtime.getRuntime().availableProcessors(), boss);
+            EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"),
+                    clientLoops);
             Backends backends = new Backends(resolved, workers);
             JdbcDataSources jdbc = null;
             try {
@@ -135,7 +138,7 @@ public final class Strata implements AutoCloseable {
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
                         chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()),
                         health);
-                FrontendServer server = FrontendServer.bind(context, boss, workers);
+                FrontendServer server = FrontendServer.bind(context, boss, workers, clientLoops);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());

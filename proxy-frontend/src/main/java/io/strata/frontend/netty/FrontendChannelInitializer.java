@@ -2,6 +2,7 @@ package io.strata.frontend.netty;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
+import io.strata.backend.connection.ClientLoops;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
 import io.strata.frontend.session.Session;
@@ -12,13 +13,16 @@ import io.strata.protocol.PacketFrameDecoder;
 final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final FrontendContext context;
+    private final ClientLoops clientLoops;
 
-    FrontendChannelInitializer(FrontendContext context) {
+    FrontendChannelInitializer(FrontendContext context, ClientLoops clientLoops) {
         this.context = context;
+        this.clientLoops = clientLoops;
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        channel.closeFuture().addListener(closed -> clientLoops.closed(channel.eventLoop()));
         Session session = new Session(context.sessions().nextId(), channel);
         channel.pipeline().addLast("framer", new PacketFrameDecoder(context.config().server().maxAllowedPacket()))
                 .addLast("encoder", PacketEncoder.INSTANCE)

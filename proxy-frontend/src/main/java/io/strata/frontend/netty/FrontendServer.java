@@ -9,6 +9,7 @@ import io.strata.frontend.FrontendContext;
 
 import java.net.InetSocketAddress;
 
+import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.connection.Transports;
 
 /** The listening socket: accepts clients on the shared event loops (the backend connections use the same loops). */
@@ -20,8 +21,9 @@ public final class FrontendServer implements AutoCloseable {
         this.channel = channel;
     }
 
-    public static FrontendServer bind(FrontendContext context, EventLoopGroup boss, EventLoopGroup workers)
-            throws InterruptedException {
+    /** @param clientLoops the workers' chooser of client loops, told of each client's close */
+    public static FrontendServer bind(FrontendContext context, EventLoopGroup boss, EventLoopGroup workers,
+                                      ClientLoops clientLoops) throws InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(Transports.serverSocketChannel())
@@ -30,7 +32,7 @@ public final class FrontendServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new FrontendChannelInitializer(context));
+                .childHandler(new FrontendChannelInitializer(context, clientLoops));
         String host = context.config().server().host();
         int port = context.config().server().port();
         return new FrontendServer(bootstrap.bind(host, port).sync().channel());
