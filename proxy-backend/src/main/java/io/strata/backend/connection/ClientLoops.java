@@ -26,7 +26,8 @@ public final class ClientLoops implements EventExecutorChooserFactory {
     private final int packedLoops;
     private final EventLoopGroup acceptor;
     private final AtomicInteger turn = new AtomicInteger();
-    private EventExecutor[] loops;
+    /** Set once, when the group is built; read by any thread asking for a loop. */
+    private volatile EventExecutor[] loops;
     private int[] clients;
 
     /**
