@@ -54,7 +54,7 @@ public final class ClientLoops implements EventExecutorChooserFactory {
     }
 
     /** The loop for a newly accepted client, counted until {@link #closed}. */
-    synchronized EventExecutor forClient() {
+    private synchronized EventExecutor forClient() {
         int pick = fewest(Math.min(packedLoops, loops.length));
         if (clients[pick] >= PACKED_CLIENTS) {
             pick = fewest(loops.length);

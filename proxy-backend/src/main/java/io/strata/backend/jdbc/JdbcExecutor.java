@@ -124,7 +124,7 @@ public final class JdbcExecutor {
                 dot + 1 + decimals));
     }
 
-    static long lastInsertId(Statement statement) throws SQLException {
+    private static long lastInsertId(Statement statement) throws SQLException {
         try (ResultSet keys = statement.getGeneratedKeys()) {
             long id = 0;
             while (keys.next()) {

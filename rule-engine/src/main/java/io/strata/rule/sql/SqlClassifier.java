@@ -349,7 +349,6 @@ public final class SqlClassifier {
         return token;
     }
 
-    /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
     /** Punctuation tokens ("=", "(", ",", ";"...), one String each instead of one per occurrence. */
     private static final String[] ONE_CHAR = new String[128];
 
@@ -359,6 +358,7 @@ public final class SqlClassifier {
         }
     }
 
+    /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
     private static final class Lexer {
         private final String sql;
         private int pos;
