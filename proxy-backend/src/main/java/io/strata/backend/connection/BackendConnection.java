@@ -39,6 +39,7 @@ public final class BackendConnection {
     private final long connectionId;
     private final String serverVersion;
     private final long createdNanos = System.nanoTime();
+    /** When the last response completed: idle time and lifetime are judged from it (one clock read per command). */
     private volatile long lastUsedNanos = createdNanos;
     private volatile String schema;
     private volatile String charset = BackendConnector.DEFAULT_CHARSET;
@@ -66,7 +67,6 @@ public final class BackendConnection {
      * Sends one command and relays its response to {@code listener}. {@code payload} is released by this call.
      */
     public void execute(ByteBuf payload, ResponseKind kind, ResponseListener listener) {
-        lastUsedNanos = System.nanoTime();
         if (channel.eventLoop().inEventLoop()) {
             start(payload, kind, listener);
         } else {
@@ -96,7 +96,6 @@ public final class BackendConnection {
      * this call.
      */
     public void send(ByteBuf payload) {
-        lastUsedNanos = System.nanoTime();
         channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
     }
 

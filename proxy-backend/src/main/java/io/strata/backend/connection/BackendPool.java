@@ -155,7 +155,9 @@ public final class BackendPool implements AutoCloseable {
 
     /** Gives a connection back: to a waiter, to the idle list, or closed when it holds state or is too old. */
     public void release(BackendConnection connection) {
-        if (!connection.isActive() || connection.dirty() || connection.busy() || expired(connection)) {
+        // lifetime as of the last response (stamped then): no clock read per release
+        if (!connection.isActive() || connection.dirty() || connection.busy()
+                || expired(connection, connection.lastUsedNanos())) {
             discard(connection);
             return;
         }
@@ -267,7 +269,7 @@ public final class BackendPool implements AutoCloseable {
     private BackendConnection pollIdle(Deque<BackendConnection> deque) {
         while (deque != null && !deque.isEmpty()) {
             BackendConnection connection = deque.pollFirst();
-            if (connection.isActive() && !expired(connection)) {
+            if (connection.isActive() && !expired(connection, System.nanoTime())) {
                 return connection;
             }
             all.remove(connection);
@@ -406,8 +408,8 @@ public final class BackendPool implements AutoCloseable {
         expired.forEach(w -> w.future().completeExceptionally(ErrorCode.POOL_EXHAUSTED.exception(message)));
     }
 
-    private boolean expired(BackendConnection connection) {
-        return System.nanoTime() - connection.createdNanos() > maxLifetimeNanos;
+    private boolean expired(BackendConnection connection, long now) {
+        return now - connection.createdNanos() > maxLifetimeNanos;
     }
 
     private void evictIdle() {
@@ -415,10 +417,11 @@ public final class BackendPool implements AutoCloseable {
         List<BackendConnection> victims = new ArrayList<>();
         synchronized (this) {
             int keep = config.minimumIdle();
+            long now = System.nanoTime();
             for (Deque<BackendConnection> deque : idle.values().stream().flatMap(l -> l.queues.stream()).toList()) {
                 for (Iterator<BackendConnection> it = deque.descendingIterator(); it.hasNext(); ) {
                     BackendConnection connection = it.next();
-                    boolean stale = System.nanoTime() - connection.lastUsedNanos() > limit || expired(connection);
+                    boolean stale = now - connection.lastUsedNanos() > limit || expired(connection, now);
                     if (stale && all.size() > keep) {
                         it.remove();
                         all.remove(connection);

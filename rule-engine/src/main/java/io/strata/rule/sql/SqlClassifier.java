@@ -414,6 +414,9 @@ public final class SqlClassifier {
         private void skipSpaceAndComments() {
             while (pos < sql.length()) {
                 char c = sql.charAt(pos);
+                if (c > '/' && c < 128) {
+                    return; // the usual case: no white space, and none of # - / * that may open a comment
+                }
                 if (Character.isWhitespace(c)) {
                     pos++;
                 } else if (c == '#' || lineComment()) {
@@ -462,7 +465,16 @@ public final class SqlClassifier {
         }
 
         private static boolean isWordChar(char c) {
-            return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+            return c < 128 ? ASCII_WORD[c] : Character.isLetterOrDigit(c);
+        }
+
+        /** Letters, digits, _ and $ among the ASCII characters: one load per character of a word. */
+        private static final boolean[] ASCII_WORD = new boolean[128];
+
+        static {
+            for (char c = 0; c < ASCII_WORD.length; c++) {
+                ASCII_WORD[c] = Character.isLetterOrDigit(c) || c == '_' || c == '$';
+            }
         }
     }
 }
