@@ -7,10 +7,13 @@ import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.backend.connection.Transports;
+import io.strata.bootstrap.metrics.MetricsEndpoint;
 import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
+import io.strata.config.MetricsConfig;
 import io.strata.config.StrataConfig;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.FrontendStats;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
@@ -48,10 +51,12 @@ public final class Strata implements AutoCloseable {
     private final JdbcDataSources jdbc;
     private final FrontendServer server;
     private final HealthMonitor monitor;
+    private final MetricsEndpoint metrics;
 
     private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
-                   FrontendServer server, HealthMonitor monitor) {
+                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics) {
         this.monitor = monitor;
+        this.metrics = metrics;
         this.boss = boss;
         this.workers = workers;
         this.backends = backends;
@@ -68,6 +73,11 @@ public final class Strata implements AutoCloseable {
         return server.port();
     }
 
+    /** The port of the Prometheus endpoint (the actual one for port 0), or -1 when server.metrics is off. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
+    }
+
     public Backends backends() {
         return backends;
     }
@@ -75,6 +85,9 @@ public final class Strata implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        if (metrics != null) {
+            metrics.close();
+        }
         monitor.close();
         backends.close();
         if (jdbc != null) {
@@ -131,34 +144,48 @@ public final class Strata implements AutoCloseable {
             EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"),
                     clientLoops);
             Backends backends = new Backends(resolved, workers);
+            MetricsConfig metricsConfig = resolved.server().metrics();
+            MetricsEndpoint metrics = metricsConfig.enabled() ? MetricsEndpoint.create(metricsConfig) : null;
             JdbcDataSources jdbc = null;
             try {
-                jdbc = resolved.server().jdbcExecutor() ? new JdbcDataSources(resolved) : null;
+                jdbc = resolved.server().jdbcExecutor()
+                        ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
                 probeBackendVersion(backends);
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
                         chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()),
-                        health);
+                        health, new FrontendStats());
+                if (metrics != null) {
+                    metrics.start(context);
+                    LOG.info("Metrics at http://{}:{}/metrics", metricsConfig.host(), metrics.port());
+                }
                 FrontendServer server = FrontendServer.bind(context, boss, workers, clientLoops);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
                 // Checks start before clients are served, so replicas prove themselves before they get reads.
                 HealthMonitor monitor = HealthMonitor.start(resolved, health);
-                return new Strata(boss, workers, backends, jdbc, server, monitor);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                backends.close();
-                workers.shutdownGracefully();
-                boss.shutdownGracefully();
-                throw new IllegalStateException("interrupted while starting", e);
-            } catch (RuntimeException e) {
+                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics);
+            } catch (Exception e) {
+                // A failed start leaves nothing running: no port bound, no thread left behind.
+                if (metrics != null) {
+                    metrics.close();
+                }
                 if (jdbc != null) {
                     jdbc.close();
                 }
                 backends.close();
                 workers.shutdownGracefully();
                 boss.shutdownGracefully();
-                throw e;
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while starting", e);
+                }
+                if (e instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                // Netty rethrows a failed bind's BindException unchecked-style
+                throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
+                        + resolved.server().port() + ": " + e.getMessage(), e);
             }
         }
 

@@ -14,12 +14,12 @@ import java.util.Map;
 
 /**
  * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
- * HikariCP ones when the JDBC executor is on, else null), live sessions, the TLS context (null when off), and the
- * status of every data source.
+ * HikariCP ones when the JDBC executor is on, else null), live sessions, the TLS context (null when off), the
+ * status of every data source, and what the client side counts.
  */
 public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
                               Backends backends, JdbcDataSources jdbc, SessionRegistry sessions,
-                              SslContext sslContext, HealthRegistry health) {
+                              SslContext sslContext, HealthRegistry health, FrontendStats stats) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */

@@ -30,7 +30,8 @@ public final class ConfigLoader {
 
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
-            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls");
+            List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
+                    "metrics");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -76,7 +77,19 @@ public final class ConfigLoader {
                         ServerConfig.DEFAULT_MAX_ALLOWED_PACKET),
                 server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE),
                 server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY),
-                tls(server, file));
+                tls(server, file),
+                metrics(server));
+    }
+
+    private static MetricsConfig metrics(YamlMap server) {
+        YamlMap metrics = server.optionalMap("metrics", "a mapping like { enabled: true, host: 0.0.0.0, port: "
+                + MetricsConfig.DEFAULT_PORT + " }");
+        metrics.allowOnly(List.of("enabled", "host", "port"));
+        if (!metrics.bool("enabled", false)) {
+            return MetricsConfig.DISABLED;
+        }
+        return MetricsConfig.on(metrics.string("host", MetricsConfig.DEFAULT_HOST),
+                metrics.integer("port", MetricsConfig.DEFAULT_PORT, 1, 65535));
     }
 
     private static TlsConfig tls(YamlMap server, Path file) {

@@ -15,9 +15,10 @@ import java.util.Optional;
  * @param tls              TLS towards clients ({@link TlsConfig#DISABLED} when off)
  * @param executor         how statements reach the backends: {@code relay} (native connections, the backend's own
  *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
+ * @param metrics          the Prometheus endpoint ({@link MetricsConfig#DISABLED} when off)
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                           int workerThreads, String executor, TlsConfig tls) {
+                           int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -39,6 +40,7 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
             throw new IllegalArgumentException("authPlugin must be one of " + AUTH_PLUGINS + ", got " + authPlugin);
         }
         tls = tls == null ? TlsConfig.DISABLED : tls;
+        metrics = metrics == null ? MetricsConfig.DISABLED : metrics;
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
@@ -46,12 +48,14 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads) {
-        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED);
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED,
+                MetricsConfig.DISABLED);
     }
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads, String executor) {
-        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, TlsConfig.DISABLED);
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, TlsConfig.DISABLED,
+                MetricsConfig.DISABLED);
     }
 
     public static ServerConfig defaults(List<UserConfig> users) {
@@ -60,19 +64,28 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics);
     }
 
     public ServerConfig withExecutor(String executor) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls);
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics);
+    }
+
+    public ServerConfig withMetrics(MetricsConfig metrics) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics);
     }
 
     public boolean jdbcExecutor() {

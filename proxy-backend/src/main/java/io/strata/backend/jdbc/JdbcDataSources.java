@@ -2,6 +2,7 @@ package io.strata.backend.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
@@ -23,8 +24,15 @@ public final class JdbcDataSources implements AutoCloseable {
     private final Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
     private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final JdbcSessionVariables variables = new JdbcSessionVariables();
+    private final MetricsTrackerFactory metrics;
 
     public JdbcDataSources(StrataConfig config) {
+        this(config, null);
+    }
+
+    /** @param metrics where the HikariCP pools report (HikariCP's own Micrometer tracker), or null */
+    public JdbcDataSources(StrataConfig config, MetricsTrackerFactory metrics) {
+        this.metrics = metrics;
         for (DatabaseConfig database : config.databases().values()) {
             for (DataSourceConfig dataSource : database.dataSources().values()) {
                 hikari(database.databaseName(), dataSource, true); // fails fast on settings HikariCP rejects
@@ -85,8 +93,13 @@ public final class JdbcDataSources implements AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("no data source '" + dataSource + "' in database '" + database + "'");
         }
-        return pools.computeIfAbsent(key + "/" + foundRows,
-                k -> new HikariDataSource(hikari(database, config, foundRows)));
+        return pools.computeIfAbsent(key + "/" + foundRows, k -> {
+            HikariConfig hikari = hikari(database, config, foundRows);
+            if (metrics != null) {
+                hikari.setMetricsTrackerFactory(metrics);
+            }
+            return new HikariDataSource(hikari);
+        });
     }
 
     @Override

@@ -263,6 +263,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
 
     private void fail(ChannelHandlerContext ctx, int next, ErrPacket err) {
         LOG.debug("connection {} refused: {}", session.connectionId(), err.message());
+        context.stats().loginRefused();
         ByteBuf out = ctx.alloc().buffer(64);
         err.encode(out);
         ctx.writeAndFlush(new MySQLFrame(next, out)).addListener(ChannelFutureListener.CLOSE);

@@ -146,6 +146,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             throw ErrorCode.MALFORMED_PACKET.exception("empty command packet");
         }
         CommandType type = CommandType.of(payload.getUnsignedByte(payload.readerIndex()));
+        context.stats().command(type);
         switch (type) {
             case COM_QUERY -> query(frame, next);
             case COM_INIT_DB -> initDb(payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,

@@ -25,4 +25,14 @@ public final class SessionRegistry {
     public Session get(long id) {
         return sessions.get(id);
     }
+
+    /** Sessions logged in now. */
+    public int size() {
+        return sessions.size();
+    }
+
+    /** Client connections accepted since start (each took an id, logged in or not). */
+    public long accepted() {
+        return ids.get();
+    }
 }
