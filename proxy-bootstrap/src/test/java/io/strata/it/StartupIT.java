@@ -3,6 +3,8 @@ package io.strata.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,13 +37,37 @@ class StartupIT {
         assertTrue(result.output().contains("server.yaml"), result.output());
     }
 
+    @Test
+    void aTakenPortStopsTheStartNamingTheAddress(@TempDir Path conf) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Files.writeString(conf.resolve("server.yaml"), "server: { host: 127.0.0.1, port: " + taken.getLocalPort()
+                    + " }\nusers:\n  - { name: root }\n");
+            // the backend need not be up: Strata starts without it and serves errors until it is
+            Files.writeString(conf.resolve("config-shop.yaml"), """
+                    databaseName: shop
+                    dataSources:
+                      ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u }
+                    """);
+            Result result = run(conf, List.of());
+            assertEquals(1, result.exitCode());
+            assertTrue(result.output().contains("Strata cannot start")
+                    && result.output().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()), result.output());
+        }
+    }
+
     private record Result(int exitCode, String output) {
     }
 
     private static Result run(Path conf) throws Exception {
+        return run(conf, List.of("-p", "0"));
+    }
+
+    private static Result run(Path conf, List<String> options) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.strata.bootstrap.Main", "-c", conf.toString(), "-p", "0")).redirectErrorStream(true).start();
+        List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.strata.bootstrap.Main", "-c", conf.toString()));
+        command.addAll(options);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "Strata must stop by itself");
         return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes()));
     }
