@@ -38,6 +38,37 @@ public final class Scramble {
         return xor(stage1, digest("SHA-1", nonce, stage2));
     }
 
+    /**
+     * Checks a mysql_native_password scramble against the stored SHA1(SHA1(password)) alone, as MySQL does: undoing
+     * the XOR gives the SHA1(password) the client claims, whose SHA1 must be the stored one.
+     */
+    public static boolean matchesNative(byte[] response, byte[] nonce, byte[] stage2) {
+        if (response.length != stage2.length) {
+            return false;
+        }
+        byte[] stage1 = xor(response, digest("SHA-1", nonce, stage2));
+        return MessageDigest.isEqual(digest("SHA-1", stage1), stage2);
+    }
+
+    /** caching_sha2_password's fast path checked the same way, against the cached SHA256(SHA256(password)). */
+    public static boolean matchesCachingSha2(byte[] response, byte[] nonce, byte[] stage2) {
+        if (response.length != stage2.length) {
+            return false;
+        }
+        byte[] stage1 = xor(response, digest("SHA-256", stage2, nonce));
+        return MessageDigest.isEqual(digest("SHA-256", stage1), stage2);
+    }
+
+    /** SHA1(SHA1(password)): what mysql_native_password stores ("*" and its upper-case hex in mysql.user). */
+    public static byte[] nativeStage2(String password) {
+        return digest("SHA-1", digest("SHA-1", password.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** SHA256(SHA256(password)): what caching_sha2_password caches after a full authentication. */
+    public static byte[] cachingSha2Stage2(String password) {
+        return digest("SHA-256", digest("SHA-256", password.getBytes(StandardCharsets.UTF_8)));
+    }
+
     /** caching_sha2_password fast path: SHA256(password) XOR SHA256(SHA256(SHA256(password)) + nonce). */
     public static byte[] cachingSha2(String password, byte[] nonce) {
         if (password == null || password.isEmpty()) {

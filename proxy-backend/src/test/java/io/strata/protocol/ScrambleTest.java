@@ -99,4 +99,11 @@ class ScrambleTest {
         }
         assertEquals("a password longer than twenty bytes\0", new String(plain, StandardCharsets.UTF_8));
     }
+
+    @Test
+    void nativeStage2IsWhatMariaDbStores() {
+        // SELECT PASSWORD('root') on MariaDB
+        assertEquals("81F5E21E35407D884A6CD4A731AEBFB6AF209E1B",
+                java.util.HexFormat.of().withUpperCase().formatHex(Scramble.nativeStage2("root")));
+    }
 }

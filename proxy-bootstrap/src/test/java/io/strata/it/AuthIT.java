@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -57,6 +58,38 @@ class AuthIT {
                 driver == Driver.MYSQL ? "mysql_native_password" : "mysql_native_password,caching_sha2_password");
         try (Connection c = strata.connect(driver, "it", "root", "root", props)) {
             assertTrue(c.isValid(5));
+        }
+    }
+
+    /** server.yaml may hold mysql_native_password's hash instead of the password: both plugins still work. */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aHashedPasswordPassesFullThenFastAuthentication(Driver driver) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("allowPublicKeyRetrieval", "true");
+        for (int i = 0; i < 3; i++) {
+            try (Connection c = strata.connect(driver, "it", "ops", "ops", props)) {
+                assertTrue(c.isValid(5));
+            }
+        }
+        for (String wrong : List.of("wrong", StrataFixture.OPS_PASSWORD_HASH)) {
+            SQLException denied = assertThrows(SQLException.class,
+                    () -> strata.connect(driver, "it", "ops", wrong, props).close());
+            assertEquals(1045, denied.getErrorCode());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aHashedPasswordPassesNativePassword(Driver driver) throws SQLException {
+        try (StrataFixture nativeStrata = StrataFixture.start(ServerConfig.NATIVE_PASSWORD, Backend.server(),
+                Map.of())) {
+            try (Connection c = nativeStrata.connect(driver, "it", "ops", "ops", new Properties())) {
+                assertTrue(c.isValid(5));
+            }
+            SQLException denied = assertThrows(SQLException.class,
+                    () -> nativeStrata.connect(driver, "it", "ops", "wrong", new Properties()).close());
+            assertEquals(1045, denied.getErrorCode());
         }
     }
 }

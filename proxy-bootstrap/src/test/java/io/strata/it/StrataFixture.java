@@ -18,9 +18,13 @@ import java.util.Properties;
 
 /**
  * A Strata server on a free port in front of the shared backend, with users {@code root}/{@code root} (every
- * database) and {@code app}/{@code app} (only {@code it}), and the logical database {@code it}.
+ * database), {@code app}/{@code app} and {@code ops}/{@code ops} (only {@code it}; ops's password configured as its
+ * hash), and the logical database {@code it}.
  */
 final class StrataFixture implements AutoCloseable {
+
+    /** MariaDB's {@code SELECT PASSWORD('ops')}: how server.yaml may hold a password. */
+    static final String OPS_PASSWORD_HASH = "*617D70D9B08072FB88ED37E21D4B3F4F5843AC25";
 
     final Strata strata;
 
@@ -54,7 +58,8 @@ final class StrataFixture implements AutoCloseable {
                                String backendUser) {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
                 new UserConfig("root", "root", List.of("*")),
-                new UserConfig("app", "app", List.of("it"))), authPlugin, 1L << 30, 2, executor());
+                new UserConfig("app", "app", List.of("it")),
+                new UserConfig("ops", OPS_PASSWORD_HASH, List.of("it"))), authPlugin, 1L << 30, 2, executor());
         Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
         pool.putAll(poolProps);
         DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), backendUser, backendUser,

@@ -2,20 +2,29 @@ package io.strata.config;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * A client account of the proxy.
  *
+ * @param password  the password in clear, or its mysql_native_password hash: {@code *} and 40 hex digits, as
+ *                  MariaDB's {@code SELECT PASSWORD('...')} and {@code mysql.user} show it
  * @param databases logical databases this user may use; {@value #ALL_DATABASES} grants all of them
  */
 public record UserConfig(String name, String password, List<String> databases) {
 
     public static final String ALL_DATABASES = "*";
+    private static final Pattern NATIVE_HASH = Pattern.compile("\\*[0-9A-Fa-f]{40}");
 
     public UserConfig {
         Objects.requireNonNull(name, "name");
         password = password == null ? "" : password;
         databases = List.copyOf(databases);
+    }
+
+    /** The password is stored as its hash ({@code *} + hex of SHA1(SHA1(password))), not in clear. */
+    public boolean passwordHashed() {
+        return NATIVE_HASH.matcher(password).matches();
     }
 
     /** Case-sensitive, like database names on a Linux MySQL server. */

@@ -47,4 +47,14 @@ class UserConfigTest {
     void toStringHidesThePassword() {
         assertFalse(new UserConfig("app", "s3cr3t", List.of("*")).toString().contains("s3cr3t"));
     }
+
+    @Test
+    void aStarAndFortyHexDigitsIsAHashedPassword() {
+        assertTrue(new UserConfig("ops", "*617D70D9B08072FB88ED37E21D4B3F4F5843AC25", List.of()).passwordHashed());
+        assertTrue(new UserConfig("ops", "*617d70d9b08072fb88ed37e21d4b3f4f5843ac25", List.of()).passwordHashed());
+        assertFalse(new UserConfig("ops", "*617D70D9B08072FB88ED37E21D4B3F4F5843AC2", List.of()).passwordHashed());
+        assertFalse(new UserConfig("ops", "617D70D9B08072FB88ED37E21D4B3F4F5843AC25", List.of()).passwordHashed());
+        assertFalse(new UserConfig("ops", "*617D70D9B08072FB88ED37E21D4B3F4F5843AC2Z", List.of()).passwordHashed());
+        assertFalse(new UserConfig("ops", "secret", List.of()).passwordHashed());
+    }
 }

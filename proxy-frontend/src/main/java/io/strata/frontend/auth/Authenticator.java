@@ -9,25 +9,39 @@ import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks client credentials against the users of server.yaml with mysql_native_password or caching_sha2_password.
- * Like MySQL, caching_sha2_password takes the fast path only for a user who has once passed full authentication
- * (over TLS, or with the password RSA-encrypted under this server's key) since start; this keeps both paths real.
+ * A user's password is in clear or stored as its mysql_native_password hash; either way a scramble is checked the
+ * way MySQL checks it, from SHA1(SHA1(password)). Like MySQL, caching_sha2_password takes the fast path only for a
+ * user who has once passed full authentication (over TLS, or with the password RSA-encrypted under this server's key)
+ * since start: that is when SHA256(SHA256(password)) becomes known, and the fast path is checked against it alone.
  *
  * <p>Thread-safe.
  */
 public final class Authenticator {
 
     private final ServerConfig config;
-    private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
+    /** SHA256(SHA256(password)) of each user since its last full authentication. */
+    private final Map<String, byte[]> sha2Cache = new ConcurrentHashMap<>();
+    /** SHA1(SHA1(password)) of each user with a password. */
+    private final Map<String, byte[]> nativeStage2 = new HashMap<>();
     private volatile KeyPair rsaKeys;
 
     public Authenticator(ServerConfig config) {
         this.config = config;
+        for (UserConfig user : config.users()) {
+            if (!user.password().isEmpty()) {
+                nativeStage2.put(user.name(), user.passwordHashed()
+                        ? HexFormat.of().parseHex(user.password().substring(1))
+                        : Scramble.nativeStage2(user.password()));
+            }
+        }
     }
 
     public String defaultPlugin() {
@@ -38,32 +52,38 @@ public final class Authenticator {
         return config.user(name);
     }
 
-    /** Verifies a scramble computed with {@code plugin} over {@code nonce}. Unknown users never pass. */
+    /**
+     * Verifies a scramble computed with {@code plugin} over {@code nonce}. Unknown users never pass; a user without
+     * a password passes with an empty response only; caching_sha2_password needs {@link #sha2Cached} first.
+     */
     public boolean verify(String plugin, String user, byte[] nonce, byte[] response) {
-        Optional<UserConfig> found = config.user(user);
-        if (found.isEmpty()) {
+        if (config.user(user).isEmpty()) {
             return false;
         }
-        String password = found.get().password();
-        byte[] expected = switch (plugin) {
-            case Scramble.CACHING_SHA2_PASSWORD -> Scramble.cachingSha2(password, nonce);
-            default -> Scramble.nativePassword(password, nonce);
-        };
-        return MessageDigest.isEqual(expected, response);
+        byte[] stage2 = plugin.equals(Scramble.CACHING_SHA2_PASSWORD) ? sha2Cache.get(user) : nativeStage2.get(user);
+        if (stage2 == null) {
+            // no password (or, for caching_sha2, no full authentication yet: never asked, see sha2Cached)
+            return response.length == 0 && !nativeStage2.containsKey(user);
+        }
+        return plugin.equals(Scramble.CACHING_SHA2_PASSWORD) ? Scramble.matchesCachingSha2(response, nonce, stage2)
+                : Scramble.matchesNative(response, nonce, stage2);
     }
 
     /** Whether caching_sha2_password may take the fast path for this user (a full authentication succeeded). */
     public boolean sha2Cached(String user) {
-        return sha2Cache.contains(user);
+        return sha2Cache.containsKey(user);
     }
 
     /** Full authentication with the clear-text password (sent over TLS or RSA-decrypted). */
     public boolean verifyClearText(String user, String password) {
-        Optional<UserConfig> found = config.user(user);
-        boolean ok = found.isPresent() && MessageDigest.isEqual(found.get().password().getBytes(),
-                password.getBytes());
-        if (ok) {
-            sha2Cache.add(user);
+        if (config.user(user).isEmpty()) {
+            return false;
+        }
+        byte[] stage2 = nativeStage2.get(user);
+        boolean ok = stage2 == null ? password.isEmpty()
+                : MessageDigest.isEqual(stage2, Scramble.nativeStage2(password));
+        if (ok && stage2 != null) {
+            sha2Cache.put(user, Scramble.cachingSha2Stage2(password));
         }
         return ok;
     }
