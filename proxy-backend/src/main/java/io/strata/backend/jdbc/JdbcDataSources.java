@@ -67,6 +67,7 @@ public final class JdbcDataSources implements AutoCloseable {
     /**
      * MariaDB Connector/J is the backend driver, whatever scheme the URL names. Multi-statements are allowed (the
      * client's own option decides), and COM_RESET_CONNECTION cleans connections that sessions leave with state.
+     * LOCAL INFILE is off: the driver would read the file a client names from Strata's own disk.
      * Client prepared statements are prepared on the server and cached per connection (the driver caches only with
      * useServerPrepStmts; Strata runs text statements unprepared either way), at most 128 per connection as the
      * relay's: max_prepared_stmt_count is one limit for the whole server. Executes always bring their column
@@ -77,7 +78,7 @@ public final class JdbcDataSources implements AutoCloseable {
         String schema = dataSource.schema().isEmpty() ? "" : dataSource.schema();
         return "jdbc:mariadb://" + (dataSource.host().contains(":") ? "[" + dataSource.host() + "]"
                 : dataSource.host()) + ":" + dataSource.port() + "/" + schema
-                + "?allowMultiQueries=true&useResetConnection=true"
+                + "?allowMultiQueries=true&useResetConnection=true&allowLocalInfile=false"
                 + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false";
     }
 
