@@ -38,14 +38,16 @@ public final class Capabilities {
             | CLIENT_CONNECT_WITH_DB | CLIENT_ODBC | CLIENT_IGNORE_SPACE | CLIENT_PROTOCOL_41 | CLIENT_INTERACTIVE
             | CLIENT_IGNORE_SIGPIPE | CLIENT_TRANSACTIONS | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_STATEMENTS
             | CLIENT_MULTI_RESULTS | CLIENT_PS_MULTI_RESULTS | CLIENT_PLUGIN_AUTH | CLIENT_CONNECT_ATTRS
-            | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_DEPRECATE_EOF;
+            | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_DEPRECATE_EOF | CLIENT_LOCAL_FILES;
 
     /**
      * Client flags that change the bytes or semantics of what a server sends back (affected-rows counting, EOF vs OK
-     * terminators, parsing of function names). A backend connection must have been opened with the same values as the
-     * client for its responses to be relayed unchanged, so backend pools keep connections apart by these bits.
+     * terminators, parsing of function names, whether LOAD DATA LOCAL may ask the client for its file). A backend
+     * connection must have been opened with the same values as the client for its responses to be relayed unchanged,
+     * so backend pools keep connections apart by these bits.
      */
-    public static final int FLAVOR_MASK = CLIENT_FOUND_ROWS | CLIENT_DEPRECATE_EOF | CLIENT_IGNORE_SPACE;
+    public static final int FLAVOR_MASK = CLIENT_FOUND_ROWS | CLIENT_DEPRECATE_EOF | CLIENT_IGNORE_SPACE
+            | CLIENT_LOCAL_FILES;
 
     /**
      * MariaDB's extended capabilities travel in 4 bytes of their own (the handshake's reserved bytes) when the server

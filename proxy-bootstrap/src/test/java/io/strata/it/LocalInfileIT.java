@@ -1,10 +1,14 @@
 package io.strata.it;
 
+import io.strata.config.ServerConfig;
 import io.strata.it.StrataFixture.Driver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** LOAD DATA LOCAL INFILE through Strata: the file is the client's, never one on Strata's host. */
+/**
+ * LOAD DATA LOCAL INFILE through Strata: the relay executor passes the client's file to the backend as it comes; the
+ * JDBC executor refuses it (its driver would read the file from Strata's disk). Never does a file on Strata's host
+ * reach a table.
+ */
 class LocalInfileIT {
 
     private static StrataFixture strata;
@@ -32,6 +40,91 @@ class LocalInfileIT {
     @AfterAll
     static void stop() {
         strata.close();
+    }
+
+    @BeforeEach
+    void empty() throws Exception {
+        Backend.execute("TRUNCATE TABLE loaded");
+    }
+
+    private static boolean relay() {
+        return StrataFixture.executor().equals(ServerConfig.RELAY);
+    }
+
+    private static Properties localFiles(Driver driver) {
+        Properties props = new Properties();
+        props.setProperty(driver == Driver.MYSQL ? "allowLoadLocalInfile" : "allowLocalInfile", "true");
+        return props;
+    }
+
+    private static String load(Path file) {
+        return "LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE loaded FIELDS TERMINATED BY ','";
+    }
+
+    private static int count(Statement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM loaded")) {
+            assertTrue(rows.next());
+            return rows.getInt(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void theClientsFileIsLoaded(Driver driver, @TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("rows.csv"), "1,one\n2,two\n3,three\n");
+        try (Connection connection = strata.connect(driver, "it", "root", "root", localFiles(driver));
+             Statement statement = connection.createStatement()) {
+            if (!relay()) {
+                SQLException refused = assertThrows(SQLException.class, () -> statement.execute(load(file)));
+                assertEquals(4166, refused.getErrorCode(), refused.getMessage());
+                assertEquals(0, count(statement));
+                return;
+            }
+            assertEquals(3, statement.executeUpdate(load(file)));
+            try (ResultSet rows = statement.executeQuery("SELECT id, name FROM loaded ORDER BY id")) {
+                for (String name : new String[] {"one", "two", "three"}) {
+                    assertTrue(rows.next());
+                    assertEquals(name, rows.getString(2));
+                }
+            }
+            // the session goes on, on a backend connection that is as good as before
+            assertEquals(0, statement.executeUpdate(load(Files.writeString(dir.resolve("none.csv"), ""))));
+            assertEquals(3, count(statement));
+        }
+    }
+
+    /** 40 MB in packets of the driver's size: the backend's socket fills, and reading the client waits for it. */
+    @Test
+    void aLargeFileStreamsThrough(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("large.csv");
+        String padding = "x".repeat(15);
+        try (var out = Files.newBufferedWriter(file)) {
+            for (int i = 1; i <= 2_000_000; i++) {
+                out.write(i + "," + padding + "\n");
+            }
+        }
+        try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
+             Statement statement = connection.createStatement()) {
+            if (!relay()) {
+                assertThrows(SQLException.class, () -> statement.execute(load(file)));
+                return;
+            }
+            assertEquals(2_000_000, statement.executeUpdate(load(file)));
+            assertEquals(2_000_000, count(statement));
+        }
+    }
+
+    /** The server's refusal after the file (an unknown table here) reaches the client, and the session goes on. */
+    @Test
+    void anErrorAfterTheFileReachesTheClient(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("rows.csv"), "1,one\n");
+        try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
+             Statement statement = connection.createStatement()) {
+            SQLException error = assertThrows(SQLException.class, () -> statement.execute(
+                    "LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE no_such_table"));
+            assertEquals(relay() ? 1146 : 4166, error.getErrorCode(), error.getMessage());
+            assertEquals(0, count(statement));
+        }
     }
 
     /**

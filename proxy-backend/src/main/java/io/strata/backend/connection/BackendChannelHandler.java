@@ -46,6 +46,14 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (connection != null) {
+            connection.writabilityChanged();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (connection != null) {
             connection.onClosed();

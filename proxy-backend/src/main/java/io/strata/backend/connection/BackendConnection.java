@@ -9,6 +9,7 @@ import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
+import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketRunDecoder;
 
@@ -50,6 +51,7 @@ public final class BackendConnection {
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
     private ResponseParser parser;
     private ResponseListener listener;
+    private volatile Runnable onWritable;
     private final Map<String, BackendStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
@@ -181,6 +183,9 @@ public final class BackendConnection {
         } else {
             run.release();
         }
+        if (parser.localInfileRequested() && !localInfile(current)) {
+            return;
+        }
         if (complete) {
             ResponseSummary summary = parser.summary();
             parser = null;
@@ -189,6 +194,19 @@ public final class BackendConnection {
             current.onComplete(summary);
         } else if (!current.writable()) {
             channel.config().setAutoRead(false);
+        }
+    }
+
+    /** Hands the server's request for the client's file to the listener; false when it cannot take one. */
+    private boolean localInfile(ResponseListener current) {
+        try {
+            current.onLocalInfileRequest();
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("backend connection {} of {} asked for a local file nobody can send, closing it: {}",
+                    connectionId, dataSource, e.toString());
+            channel.close();
+            return false;
         }
     }
 
@@ -205,6 +223,33 @@ public final class BackendConnection {
         parser = null;
         if (current != null) {
             current.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource, "the server closed the connection"));
+        }
+    }
+
+    /**
+     * One packet of the client's file for LOAD DATA LOCAL INFILE (the empty one ends it), with the sequence id the
+     * client gave it. Sent as it came; the caller stops reading the client while {@link #writable()} is false, and
+     * {@code onWritable} tells when to go on.
+     */
+    public void sendLocalData(MySQLFrame packet) {
+        channel.writeAndFlush(packet, channel.voidPromise());
+    }
+
+    /** Whether the connection's socket takes more without buffering in Strata. */
+    public boolean writable() {
+        return channel.isWritable();
+    }
+
+    /** Runs {@code task} on the connection's loop the next time its socket becomes writable (replacing any other). */
+    public void onWritable(Runnable task) {
+        this.onWritable = task;
+    }
+
+    void writabilityChanged() {
+        Runnable task = onWritable;
+        if (task != null && channel.isWritable()) {
+            onWritable = null;
+            task.run();
         }
     }
 

@@ -40,6 +40,14 @@ public interface ResponseListener {
         return true;
     }
 
+    /**
+     * The server asked for the client's file (LOAD DATA LOCAL INFILE; the request itself was relayed like any other
+     * packet). The response goes on once the file has been sent ({@code BackendConnection#sendLocalData}).
+     */
+    default void onLocalInfileRequest() {
+        throw new IllegalStateException("LOCAL INFILE request where no client can answer it");
+    }
+
     /** The end of one read batch from the backend socket: a good moment to flush. */
     default void onReadComplete() {
     }

@@ -31,6 +31,7 @@ public final class ResponseParser {
     private long lastInsertId;
     private ErrPacket error;
     private int lastSequenceId;
+    private boolean localInfileRequested;
 
     /** @param deprecateEof whether the backend connection was opened with CLIENT_DEPRECATE_EOF */
     public ResponseParser(ResponseKind kind, boolean deprecateEof) {
@@ -54,6 +55,7 @@ public final class ResponseParser {
         this.lastInsertId = 0;
         this.error = null;
         this.lastSequenceId = -1;
+        this.localInfileRequested = false;
         return this;
     }
 
@@ -67,6 +69,7 @@ public final class ResponseParser {
 
     /** As {@link #accept(ByteBuf)}, for the physical packet whose header starts at {@code start} in {@code packet}. */
     public boolean accept(ByteBuf packet, int start) {
+        localInfileRequested = false;
         int length = packet.getUnsignedMediumLE(start);
         lastSequenceId = packet.getUnsignedByte(start + 3);
         boolean wasContinuation = continuation;
@@ -86,6 +89,14 @@ public final class ResponseParser {
 
     public ResponseSummary summary() {
         return new ResponseSummary(statusFlags, warnings, affectedRows, lastInsertId, error, lastSequenceId);
+    }
+
+    /**
+     * Whether the packet just accepted was a LOCAL INFILE request: the client's file now goes to the server, ending
+     * with an empty packet, and only then does the server answer (OK or ERR, read as the response's first packet).
+     */
+    public boolean localInfileRequested() {
+        return localInfileRequested;
     }
 
     /** The sequence id of the last packet accepted (-1 before the first). */
@@ -112,11 +123,22 @@ public final class ResponseParser {
             return deprecateEof ? ok(packet, at, length) : eof(packet, at);
         }
         if (header == 0xFB) {
-            // LOCAL INFILE request: Strata never offers CLIENT_LOCAL_FILES to backends, so a server must not send it.
-            throw new IllegalStateException("backend requested LOCAL INFILE");
+            return localInfile();
         }
         columnsLeft = lenenc(packet, at);
         state = State.COLUMNS;
+        return false;
+    }
+
+    /**
+     * 0xFB and a file name: LOAD DATA LOCAL asks the client for that file. Only a query may ask, and only of a
+     * connection opened with CLIENT_LOCAL_FILES (for a client that has it).
+     */
+    private boolean localInfile() {
+        if (kind != ResponseKind.QUERY) {
+            throw new IllegalStateException("LOCAL INFILE request in answer to a " + kind);
+        }
+        localInfileRequested = true;
         return false;
     }
 

@@ -17,6 +17,7 @@ import io.strata.protocol.ErrPacket;
 import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.OkPacket;
 import io.strata.protocol.PacketFrameDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -318,17 +319,6 @@ class ResponseParserTest {
     }
 
     @Test
-    void aLocalInfileRequestIsRefused() {
-        var parser = query(false);
-        byte[] request = written(out -> {
-            out.writeByte(0xFB);
-            MySQLBuf.writeStringEof(out, "/etc/passwd");
-        });
-
-        assertThrows(IllegalStateException.class, () -> packetsUntilEnd(parser, request));
-    }
-
-    @Test
     void aPacketAfterTheEndIsRefused() {
         var parser = query(false);
         packetsUntilEnd(parser, ok(0, 0, AUTOCOMMIT, 0));
@@ -435,5 +425,51 @@ class ResponseParserTest {
         assertEquals(-1, parser.summary().statusFlags());
         assertNull(parser.summary().error());
         assertEquals(1, parser.summary().lastSequenceId());
+    }
+
+    // ---- LOAD DATA LOCAL INFILE ----
+
+    private static byte[] localInfileRequest(String file) {
+        return written(out -> out.writeByte(0xFB).writeBytes(file.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static boolean acceptOne(ResponseParser parser, byte[] payload, int sequenceId) {
+        ByteBuf packet = Unpooled.buffer().writeMediumLE(payload.length).writeByte(sequenceId).writeBytes(payload);
+        try {
+            return parser.accept(packet);
+        } finally {
+            packet.release();
+        }
+    }
+
+    @Test
+    void aLocalInfileRequestWaitsForTheClientsFileThenTheOk() {
+        ResponseParser parser = query(true);
+        assertFalse(acceptOne(parser, localInfileRequest("/tmp/data.csv"), 1));
+        assertTrue(parser.localInfileRequested(), "the client's file goes next");
+        // the client sent its file in packets 2..4, the last one empty; the server answers after them
+        assertTrue(acceptOne(parser, ok(3, 0, AUTOCOMMIT, 0), 5));
+        assertFalse(parser.localInfileRequested());
+        ResponseSummary summary = parser.summary();
+        assertFalse(summary.failed());
+        assertEquals(3, summary.affectedRows());
+        assertEquals(5, summary.lastSequenceId());
+    }
+
+    @Test
+    void aLocalInfileThatTheServerRefusesAfterTheFileEndsWithItsError() {
+        ResponseParser parser = query(false);
+        assertFalse(acceptOne(parser, localInfileRequest("data.csv"), 1));
+        assertTrue(acceptOne(parser, err(NO_SUCH_TABLE), 3));
+        assertEquals(NO_SUCH_TABLE, parser.summary().error());
+    }
+
+    @Test
+    void aLocalInfileRequestIsABrokenResponseToAnythingButAQuery() {
+        for (ResponseKind kind : List.of(ResponseKind.PREPARE, ResponseKind.STATUS)) {
+            ResponseParser parser = new ResponseParser(kind, true);
+            assertThrows(IllegalStateException.class, () -> acceptOne(parser, localInfileRequest("x"), 1),
+                    kind.toString());
+        }
     }
 }

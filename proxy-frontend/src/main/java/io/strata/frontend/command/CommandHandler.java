@@ -52,6 +52,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private StatementRunner runner;
+    /** While LOAD DATA LOCAL INFILE runs: where the client's packets go (they are its file), else null. */
+    private StatementRunner.LocalDataSink localData;
     /** COM_FIELD_LIST and COM_STATISTICS have no JDBC form: they are relayed whatever the executor. */
     private StatementRunner relayRunner;
     private boolean busy;
@@ -82,6 +84,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                                                    Throwable why) {
                 return CommandHandler.this.reroute(command, payload, why);
             }
+
+            @Override
+            public void localData(StatementRunner.LocalDataSink sink) {
+                localData = sink;
+                ctx.channel().config().setAutoRead(true); // the file must come in while the command is running
+            }
         };
         this.relayRunner = new RelayRunner(context, ctx, session, completion);
         this.runner = context.config().server().jdbcExecutor()
@@ -90,6 +98,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, MySQLFrame frame) {
+        if (localData != null) {
+            if (localData.accept(frame.retain())) {
+                localData = null; // the file has ended; what follows are commands again
+            }
+            return;
+        }
         queue.add(frame.retain());
         if (busy) {
             ctx.channel().config().setAutoRead(false);
@@ -127,6 +141,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** The current command has been answered completely; the next may run. */
     private void done() {
+        localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
         session.routeState().done();
         busy = false;
         runQueued();

@@ -20,7 +20,9 @@ final class RelayListener implements ResponseListener {
     private final Consumer<ResponseSummary> onComplete;
     private final Consumer<Throwable> onFailure;
     private final Consumer<ResponseSummary> onShutdown;
-    private int lastSequenceId = -1;
+    private final Consumer<RelayListener> onLocalInfile;
+    /** The last sequence id on the wire in this exchange: the backend's, or the client's while it sends a file. */
+    private volatile int lastSequenceId = -1;
     private boolean heldBack;
 
     /**
@@ -28,14 +30,18 @@ final class RelayListener implements ResponseListener {
      * @param onShutdown for a command that may go elsewhere: called instead of {@code onComplete} when the backend
      *                   answered only that it is shutting down (or killed the connection), which the client then
      *                   never sees; null to relay such errors like any other
+     * @param onLocalInfile when the server asks for the client's file (LOAD DATA LOCAL INFILE): starts sending it;
+     *                      null where no file can be asked for
      */
     RelayListener(Channel client, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
-                  Consumer<Throwable> onFailure, Consumer<ResponseSummary> onShutdown) {
+                  Consumer<Throwable> onFailure, Consumer<ResponseSummary> onShutdown,
+                  Consumer<RelayListener> onLocalInfile) {
         this.client = client;
         this.tap = tap;
         this.onComplete = onComplete;
         this.onFailure = onFailure;
         this.onShutdown = onShutdown;
+        this.onLocalInfile = onLocalInfile;
     }
 
     @Override
@@ -72,6 +78,22 @@ final class RelayListener implements ResponseListener {
         }
         int code = packet.getUnsignedShortLE(start + 5);
         return code == 1053 || code == 1927;
+    }
+
+    /** The request itself went to the client with the packets before it; its file comes next. */
+    @Override
+    public void onLocalInfileRequest() {
+        if (onLocalInfile == null) {
+            ResponseListener.super.onLocalInfileRequest(); // throws: the connection is closed
+            return;
+        }
+        client.flush();
+        onLocalInfile.accept(this);
+    }
+
+    /** A packet of the client's file went to the backend: an error now follows it in the sequence. */
+    void clientSent(int sequenceId) {
+        lastSequenceId = sequenceId;
     }
 
     @Override

@@ -343,7 +343,36 @@ final class RelayRunner implements StatementRunner {
                     finish(connection, summary, info, after);
                 },
                 error -> broken(connection, error, next, retry),
-                retry == null ? null : summary -> shutDown(connection, summary, next, retry)));
+                retry == null ? null : summary -> shutDown(connection, summary, next, retry),
+                kind == ResponseKind.QUERY ? listener -> onLoop(next, () -> sendLocalFile(connection, listener))
+                        : null));
+    }
+
+    /**
+     * LOAD DATA LOCAL INFILE: the server asked for the client's file (the client has the request). The client's
+     * packets now go to the backend as they come, with their own sequence ids, up to the empty one that ends the
+     * file; the server's answer is then relayed like any other. Reading the client pauses while the backend's socket
+     * is full, so a large file never piles up in Strata.
+     */
+    private void sendLocalFile(BackendConnection connection, RelayListener listener) {
+        if (completion.closed()) {
+            return;
+        }
+        completion.localData(packet -> {
+            boolean last = !packet.payload().isReadable();
+            listener.clientSent(packet.lastSequenceId());
+            connection.sendLocalData(packet);
+            if (!last && !connection.writable()) {
+                ctx.channel().config().setAutoRead(false);
+                Runnable resume = () -> ctx.executor().execute(() -> ctx.channel().config().setAutoRead(true));
+                connection.onWritable(resume);
+                if (connection.writable()) {
+                    connection.onWritable(null);
+                    resume.run();
+                }
+            }
+            return last;
+        });
     }
 
     /**

@@ -49,6 +49,19 @@ interface StatementRunner {
          * {@code payload}), or null when there is no other (the caller then reports {@code why}).
          */
         Command reroute(Command command, ByteBuf payload, Throwable why);
+
+        /**
+         * LOAD DATA LOCAL INFILE: the client's next packets are its file, not commands; each goes to {@code sink},
+         * which owns it and returns true at the empty packet that ends the file. Called on the client's loop.
+         */
+        void localData(LocalDataSink sink);
+    }
+
+    /** Takes the packets of a client's file for LOAD DATA LOCAL INFILE. */
+    @FunctionalInterface
+    interface LocalDataSink {
+        /** @return true when {@code packet} was the last (empty) one */
+        boolean accept(io.strata.protocol.MySQLFrame packet);
     }
 
     void run(Command command);
