@@ -96,13 +96,7 @@ class LocalInfileIT {
     /** 40 MB in packets of the driver's size: the backend's socket fills, and reading the client waits for it. */
     @Test
     void aLargeFileStreamsThrough(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("large.csv");
-        String padding = "x".repeat(15);
-        try (var out = Files.newBufferedWriter(file)) {
-            for (int i = 1; i <= 2_000_000; i++) {
-                out.write(i + "," + padding + "\n");
-            }
-        }
+        Path file = largeFile(dir);
         try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
              Statement statement = connection.createStatement()) {
             if (!relay()) {
@@ -112,6 +106,60 @@ class LocalInfileIT {
             assertEquals(2_000_000, statement.executeUpdate(load(file)));
             assertEquals(2_000_000, count(statement));
         }
+    }
+
+    /**
+     * The backend connection is killed while the client sends its file: the rest of the file is dropped (it is not
+     * taken for commands), the client hears the error after its last packet, and its next statement runs.
+     */
+    @Test
+    void aBackendKilledDuringTheFileGivesAnErrorAndTheSessionGoesOn(@TempDir Path dir) throws Exception {
+        Path file = largeFile(dir);
+        try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
+             Statement statement = connection.createStatement()) {
+            if (!relay()) {
+                assertThrows(SQLException.class, () -> statement.execute(load(file)));
+                return;
+            }
+            Thread killer = Thread.ofVirtual().start(LocalInfileIT::killTheLoad);
+            SQLException killed = assertThrows(SQLException.class, () -> statement.execute(load(file)));
+            killer.join();
+            assertTrue(killed.getErrorCode() == 1927 || killed.getErrorCode() == 2013, killed.toString());
+            try (ResultSet one = statement.executeQuery("SELECT 1")) {
+                assertTrue(one.next());
+                assertEquals(1, one.getInt(1));
+            }
+        }
+    }
+
+    /** Kills the backend connection running a LOAD DATA LOCAL as soon as the processlist shows it. */
+    private static void killTheLoad() {
+        try (Connection direct = Backend.direct(); Statement statement = direct.createStatement()) {
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rows = statement.executeQuery("SELECT ID FROM information_schema.PROCESSLIST "
+                        + "WHERE INFO LIKE 'LOAD DATA LOCAL%'")) {
+                    if (rows.next()) {
+                        statement.execute("KILL " + rows.getLong(1));
+                        return;
+                    }
+                }
+                Thread.sleep(5);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path largeFile(Path dir) throws Exception {
+        Path file = dir.resolve("large.csv");
+        String padding = "x".repeat(15);
+        try (var out = Files.newBufferedWriter(file)) {
+            for (int i = 1; i <= 2_000_000; i++) {
+                out.write(i + "," + padding + "\n");
+            }
+        }
+        return file;
     }
 
     /** The server's refusal after the file (an unknown table here) reaches the client, and the session goes on. */

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.protocol.MySQLException;
 
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -24,6 +25,10 @@ final class RelayListener implements ResponseListener {
     /** The last sequence id on the wire in this exchange: the backend's, or the client's while it sends a file. */
     private volatile int lastSequenceId = -1;
     private boolean heldBack;
+    /** LOAD DATA LOCAL INFILE: the client is sending its file (set on the backend's loop, cleared on the client's). */
+    private volatile boolean clientSending;
+    /** The server answered while the client was still sending its file (backend loop only). */
+    private boolean answeredEarly;
 
     /**
      * @param tap        sees (and may patch) each packet before it goes to the client; null for none
@@ -58,6 +63,12 @@ final class RelayListener implements ResponseListener {
 
     @Override
     public void onPackets(ByteBuf packets, int lastSequenceId) {
+        if (clientSending) {
+            // The client reads nothing before its file ends: this answer goes to it as an error after the file.
+            answeredEarly = true;
+            packets.release();
+            return;
+        }
         if (onShutdown != null && this.lastSequenceId < 0 && isShutdownError(packets)) {
             heldBack = true;
             packets.release();
@@ -87,13 +98,20 @@ final class RelayListener implements ResponseListener {
             ResponseListener.super.onLocalInfileRequest(); // throws: the connection is closed
             return;
         }
+        clientSending = true;
         client.flush();
         onLocalInfile.accept(this);
     }
 
-    /** A packet of the client's file went to the backend: an error now follows it in the sequence. */
-    void clientSent(int sequenceId) {
+    /**
+     * A packet of the client's file is going to the backend: an answer or error now follows it in the sequence.
+     * Called before the packet is sent, so the flag is down before the server can answer the last one.
+     */
+    void clientSent(int sequenceId, boolean last) {
         lastSequenceId = sequenceId;
+        if (last) {
+            clientSending = false;
+        }
     }
 
     @Override
@@ -112,6 +130,12 @@ final class RelayListener implements ResponseListener {
      */
     @Override
     public void onComplete(ResponseSummary summary) {
+        if (answeredEarly) {
+            // A server that answers in the middle of a file (it was killed, say) is in no state to reuse.
+            onFailure(summary.failed() ? new MySQLException(summary.error())
+                    : new IllegalStateException("the server answered before the end of the LOCAL INFILE data"));
+            return;
+        }
         Runnable complete = () -> {
             (heldBack ? onShutdown : onComplete).accept(summary);
             client.flush();

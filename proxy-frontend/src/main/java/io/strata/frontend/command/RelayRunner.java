@@ -45,6 +45,8 @@ final class RelayRunner implements StatementRunner {
     private final Session session;
     private final Completion completion;
     private BackendConnection pinned;
+    /** LOAD DATA LOCAL INFILE: the client is sending its file (client loop only). */
+    private boolean sendingFile;
     private volatile BackendConnection inFlight;
 
     RelayRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
@@ -358,9 +360,11 @@ final class RelayRunner implements StatementRunner {
         if (completion.closed()) {
             return;
         }
+        sendingFile = true;
         completion.localData(packet -> {
             boolean last = !packet.payload().isReadable();
-            listener.clientSent(packet.lastSequenceId());
+            sendingFile = !last;
+            listener.clientSent(packet.lastSequenceId(), last);
             connection.sendLocalData(packet);
             if (!last && !connection.writable()) {
                 ctx.channel().config().setAutoRead(false);
@@ -479,6 +483,22 @@ final class RelayRunner implements StatementRunner {
         // Whatever lived on that connection (a transaction, variables) is gone with it.
         session.lostServerState();
         if (completion.closed()) {
+            return;
+        }
+        if (sendingFile) {
+            // The client is still sending its file and reads nothing before its end: the rest is dropped, then the
+            // client hears the error (its next packets are not commands).
+            completion.localData(packet -> {
+                boolean last = !packet.payload().isReadable();
+                int lastSent = packet.lastSequenceId();
+                packet.release();
+                if (last) {
+                    sendingFile = false;
+                    Responses.err(ctx.channel(), (lastSent + 1) & 0xFF, MySQLException.toErrPacket(error));
+                    completion.done();
+                }
+                return last;
+            });
             return;
         }
         Responses.err(ctx.channel(), sent < 0 ? next : (sent + 1) & 0xFF, MySQLException.toErrPacket(error));
