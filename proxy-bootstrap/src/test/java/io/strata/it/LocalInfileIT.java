@@ -93,7 +93,7 @@ class LocalInfileIT {
         }
     }
 
-    /** 40 MB in packets of the driver's size: the backend's socket fills, and reading the client waits for it. */
+    /** About 45 MB in packets of the driver's size: the backend's socket fills, and reading the client waits for it. */
     @Test
     void aLargeFileStreamsThrough(@TempDir Path dir) throws Exception {
         Path file = largeFile(dir);
