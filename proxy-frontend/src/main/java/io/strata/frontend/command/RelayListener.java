@@ -22,8 +22,13 @@ final class RelayListener implements ResponseListener {
     private final Consumer<Throwable> onFailure;
     private final Consumer<ResponseSummary> onShutdown;
     private final Consumer<RelayListener> onLocalInfile;
-    /** The last sequence id on the wire in this exchange: the backend's, or the client's while it sends a file. */
-    private volatile int lastSequenceId = -1;
+    /** The sequence id of the last packet relayed to the client (backend loop only). */
+    private int lastSequenceId = -1;
+    /**
+     * While the client sends its file and until the server answers: the sequence id of the client's last packet,
+     * which an error then follows; else -1. Kept apart so relaying pays no volatile write.
+     */
+    private volatile int clientLastSequenceId = -1;
     private boolean heldBack;
     /** LOAD DATA LOCAL INFILE: the client is sending its file (set on the backend's loop, cleared on the client's). */
     private volatile boolean clientSending;
@@ -75,6 +80,9 @@ final class RelayListener implements ResponseListener {
             return;
         }
         this.lastSequenceId = lastSequenceId;
+        if (clientLastSequenceId >= 0) {
+            clientLastSequenceId = -1; // the server's answer to the file: its packets come last now
+        }
         client.write(packets, client.voidPromise());
     }
 
@@ -108,7 +116,7 @@ final class RelayListener implements ResponseListener {
      * Called before the packet is sent, so the flag is down before the server can answer the last one.
      */
     void clientSent(int sequenceId, boolean last) {
-        lastSequenceId = sequenceId;
+        clientLastSequenceId = sequenceId;
         if (last) {
             clientSending = false;
         }
@@ -150,7 +158,8 @@ final class RelayListener implements ResponseListener {
     @Override
     public void onFailure(Throwable cause) {
         client.flush();
-        int sequenceId = lastSequenceId;
+        int fromClient = clientLastSequenceId;
+        int sequenceId = fromClient >= 0 ? fromClient : lastSequenceId;
         client.eventLoop().execute(() -> onFailure.accept(new RelayFailure(cause, sequenceId)));
     }
 
