@@ -51,7 +51,6 @@ public final class BackendConnection {
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
     private ResponseParser parser;
     private ResponseListener listener;
-    private volatile Runnable onWritable;
     private final Map<String, BackendStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
@@ -229,7 +228,7 @@ public final class BackendConnection {
     /**
      * One packet of the client's file for LOAD DATA LOCAL INFILE (the empty one ends it), with the sequence id the
      * client gave it. Sent as it came; the caller stops reading the client while {@link #writable()} is false, and
-     * {@code onWritable} tells when to go on.
+     * the listener hears when to go on ({@link ResponseListener#onBackendWritable}).
      */
     public void sendLocalData(MySQLFrame packet) {
         channel.writeAndFlush(packet, channel.voidPromise());
@@ -240,16 +239,10 @@ public final class BackendConnection {
         return channel.isWritable();
     }
 
-    /** Runs {@code task} on the connection's loop the next time its socket becomes writable (replacing any other). */
-    public void onWritable(Runnable task) {
-        this.onWritable = task;
-    }
-
     void writabilityChanged() {
-        Runnable task = onWritable;
-        if (task != null && channel.isWritable()) {
-            onWritable = null;
-            task.run();
+        ResponseListener current = listener;
+        if (current != null && channel.isWritable()) {
+            current.onBackendWritable();
         }
     }
 

@@ -48,6 +48,10 @@ public interface ResponseListener {
         throw new IllegalStateException("LOCAL INFILE request where no client can answer it");
     }
 
+    /** The backend connection's socket takes more again, after it was full (while a client's file went to it). */
+    default void onBackendWritable() {
+    }
+
     /** The end of one read batch from the backend socket: a good moment to flush. */
     default void onReadComplete() {
     }

@@ -60,12 +60,13 @@ public final class Authenticator {
         if (config.user(user).isEmpty()) {
             return false;
         }
-        byte[] stage2 = plugin.equals(Scramble.CACHING_SHA2_PASSWORD) ? sha2Cache.get(user) : nativeStage2.get(user);
+        boolean sha2 = plugin.equals(Scramble.CACHING_SHA2_PASSWORD);
+        byte[] stage2 = sha2 ? sha2Cache.get(user) : nativeStage2.get(user);
         if (stage2 == null) {
             // no password (or, for caching_sha2, no full authentication yet: never asked, see sha2Cached)
             return response.length == 0 && !nativeStage2.containsKey(user);
         }
-        return plugin.equals(Scramble.CACHING_SHA2_PASSWORD) ? Scramble.matchesCachingSha2(response, nonce, stage2)
+        return sha2 ? Scramble.matchesCachingSha2(response, nonce, stage2)
                 : Scramble.matchesNative(response, nonce, stage2);
     }
 

@@ -122,6 +122,14 @@ final class RelayListener implements ResponseListener {
         }
     }
 
+    /** Reading the client's file goes on (it paused while the backend's socket was full). */
+    @Override
+    public void onBackendWritable() {
+        if (clientSending) {
+            client.config().setAutoRead(true);
+        }
+    }
+
     @Override
     public boolean writable() {
         return client.isWritable();

@@ -367,12 +367,9 @@ final class RelayRunner implements StatementRunner {
             listener.clientSent(packet.lastSequenceId(), last);
             connection.sendLocalData(packet);
             if (!last && !connection.writable()) {
-                ctx.channel().config().setAutoRead(false);
-                Runnable resume = () -> ctx.executor().execute(() -> ctx.channel().config().setAutoRead(true));
-                connection.onWritable(resume);
+                ctx.channel().config().setAutoRead(false); // the listener turns it back on (onBackendWritable)
                 if (connection.writable()) {
-                    connection.onWritable(null);
-                    resume.run();
+                    ctx.channel().config().setAutoRead(true); // it drained before the pause: nobody else will
                 }
             }
             return last;
