@@ -12,6 +12,7 @@ import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.MetricsConfig;
 import io.strata.config.StrataConfig;
+import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.frontend.auth.Authenticator;
@@ -131,6 +132,7 @@ public final class Strata implements AutoCloseable {
             if (port != null) {
                 resolved = new StrataConfig(resolved.server().withPort(port), resolved.databases());
             }
+            warnOfMistypedHashes(resolved);
             Map<String, RuleChain> chains = new LinkedHashMap<>();
             HealthRegistry health = new HealthRegistry();
             for (DatabaseConfig database : resolved.databases().values()) {
@@ -187,6 +189,13 @@ public final class Strata implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
             }
+        }
+
+        /** A password taken in clear that looks like a mistyped hash: its user's logins would fail with no hint why. */
+        private static void warnOfMistypedHashes(StrataConfig config) {
+            config.server().users().stream().filter(UserConfig::passwordLooksLikeMistypedHash).forEach(user ->
+                    LOG.warn("the password of user '{}' starts with '*' but is not '*' and 40 hex digits (a "
+                            + "mysql_native_password hash); it is taken as a clear-text password", user.name()));
         }
 
         /**

@@ -55,6 +55,23 @@ class StartupIT {
         }
     }
 
+    @Test
+    void aPasswordLikeAMistypedHashIsWarnedOf(@TempDir Path conf) throws Exception {
+        // a taken port ends the start by itself, after the configuration was read and checked
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Files.writeString(conf.resolve("server.yaml"), "server: { host: 127.0.0.1, port: " + taken.getLocalPort()
+                    + " }\nusers:\n  - { name: ops, password: '*617D70D9B08072FB88ED37E21D4B3F4F5843AC2' }\n");
+            Files.writeString(conf.resolve("config-shop.yaml"), """
+                    databaseName: shop
+                    dataSources:
+                      ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u }
+                    """);
+            Result result = run(conf, List.of());
+            assertTrue(result.output().contains("the password of user 'ops' starts with '*' but is not '*' and 40 "
+                    + "hex digits"), result.output());
+        }
+    }
+
     private record Result(int exitCode, String output) {
     }
 

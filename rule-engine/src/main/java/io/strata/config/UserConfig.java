@@ -15,6 +15,8 @@ public record UserConfig(String name, String password, List<String> databases) {
 
     public static final String ALL_DATABASES = "*";
     private static final Pattern NATIVE_HASH = Pattern.compile("\\*[0-9A-Fa-f]{40}");
+    /** A {@code *} and hex digits of the wrong count, or 40 characters that are not all hex: a hash mistyped. */
+    private static final Pattern NEAR_HASH = Pattern.compile("\\*([0-9A-Fa-f]{30,50}|.{40})");
 
     public UserConfig {
         Objects.requireNonNull(name, "name");
@@ -25,6 +27,14 @@ public record UserConfig(String name, String password, List<String> databases) {
     /** The password is stored as its hash ({@code *} + hex of SHA1(SHA1(password))), not in clear. */
     public boolean passwordHashed() {
         return NATIVE_HASH.matcher(password).matches();
+    }
+
+    /**
+     * The password is taken in clear but looks like a hash copied with a character too many, too few or wrong: worth
+     * a warning at start, as every login of the user would fail with 1045 and nothing else would tell why.
+     */
+    public boolean passwordLooksLikeMistypedHash() {
+        return !passwordHashed() && NEAR_HASH.matcher(password).matches();
     }
 
     /** Case-sensitive, like database names on a Linux MySQL server. */

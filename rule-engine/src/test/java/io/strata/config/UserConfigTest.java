@@ -57,4 +57,18 @@ class UserConfigTest {
         assertFalse(new UserConfig("ops", "*617D70D9B08072FB88ED37E21D4B3F4F5843AC2Z", List.of()).passwordHashed());
         assertFalse(new UserConfig("ops", "secret", List.of()).passwordHashed());
     }
+
+    @Test
+    void aHashWithADigitTooFewOrTooManyOrAWrongOneLooksMistyped() {
+        assertTrue(mistyped("*617D70D9B08072FB88ED37E21D4B3F4F5843AC2"));
+        assertTrue(mistyped("*617D70D9B08072FB88ED37E21D4B3F4F5843AC255"));
+        assertTrue(mistyped("*617D70D9B08072FB88ED37E21D4B3F4F5843AC2Z"));
+        assertFalse(mistyped("*617D70D9B08072FB88ED37E21D4B3F4F5843AC25"));
+        assertFalse(mistyped("*secret*"));
+        assertFalse(mistyped("secret"));
+    }
+
+    private static boolean mistyped(String password) {
+        return new UserConfig("ops", password, List.of()).passwordLooksLikeMistypedHash();
+    }
 }
