@@ -433,22 +433,36 @@ prepare_data() {
 
 # JIT compilation and the buffer pool make the first seconds through a target slower
 # than the rest; an unrecorded oltp_read_write (every kind of statement the workloads
-# send) through each target, in each ps mode, keeps that out of the first cells.
+# send) through each target, in each ps mode, keeps that out of the first cells. A
+# matrix with more than 64 threads also warms each target at its largest thread count
+# (oltp_point_select): hundreds of clients on a full pool take code paths a few clients
+# never reach (waiting for a connection), and the first seconds at that count would
+# otherwise measure the JIT at work rather than the proxy.
 warm_up() {
     [ "$WARMUP" -gt 0 ] || return 0
-    local target ps n_ps secs rc
+    local target n_ps secs max_threads
     n_ps=$(wc -w <<< "$PS_MODES")
     secs=$(( (WARMUP + n_ps - 1) / n_ps ))
+    max_threads=$(tr ' ' '\n' <<< "$THREADS" | sort -n | tail -n 1)
     for target in $TARGETS; do
         say "Warm-up (not recorded): oltp_read_write, 8 threads, ${secs} s per ps mode ($PS_MODES) through $target"
-        for ps in $PS_MODES; do
-            rc=0
-            timeout --foreground -k 10 $((secs + 60)) "$SYSBENCH" oltp_read_write "${SB_COMMON[@]}" \
-                --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads=8 --time="$secs" \
-                run > "$WORK_DIR/warmup-$target-$ps.log" 2>&1 || rc=$?
-            exit_if_interrupted "$rc"
-            [ "$rc" -eq 0 ] || echo "    warm-up through $target ($ps) failed (exit code $rc); the matrix will show it"
-        done
+        warm_up_with "$target" oltp_read_write 8 "$secs"
+        if [ "$max_threads" -gt 64 ]; then
+            say "Warm-up (not recorded): oltp_point_select, $max_threads threads, ${secs} s per ps mode through $target"
+            warm_up_with "$target" oltp_point_select "$max_threads" "$secs"
+        fi
+    done
+}
+
+warm_up_with() {
+    local target=$1 workload=$2 threads=$3 secs=$4 ps rc
+    for ps in $PS_MODES; do
+        rc=0
+        timeout --foreground -k 10 $((secs + 60)) "$SYSBENCH" "$workload" "${SB_COMMON[@]}" \
+            --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads="$threads" --time="$secs" \
+            run > "$WORK_DIR/warmup-$target-$workload-$ps.log" 2>&1 || rc=$?
+        exit_if_interrupted "$rc"
+        [ "$rc" -eq 0 ] || echo "    warm-up through $target ($workload, $ps) failed (exit code $rc); the matrix will show it"
     done
 }
 
@@ -514,21 +528,25 @@ machine_info() {
 
 print_table() {
     local key w ps t target cpu
-    printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s  %s\n' \
-        workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" status
+    printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s %8s  %s\n' \
+        workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" \
+        "db_us/q" status
     for key in "${CELLS[@]}"; do
         IFS='|' read -r w ps t target <<< "$key"
         cpu=${RES_CPU[$key]}
         [ -n "$cpu" ] && [ "$target" = direct ] && cpu="$cpu (mariadbd)"
-        local rd="" rh="" rc=""
+        local rd="" rh="" rc="" dbq
+        # mariadbd's CPU per query through this target: what multiplexing saves the server shows here
+        dbq=$(awk -v c="${RES_DBCPU[$key]}" -v q="${RES_QPS[$key]}" -v t="$CELL_TIME" \
+            'BEGIN { if (c != "" && q > 0) printf "%.1f", c * 1000000 / (q * t) }')
         if [ "$target" = strata ]; then
             rd=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|direct]:-}")
             rh=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|haproxy]:-}")
             rc=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|haproxy]:-}")
         fi
-        printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s  %s\n' \
+        printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s %8s  %s\n' \
             "$w" "$ps" "$t" "$target" "${RES_QPS[$key]}" "${RES_P95[$key]:--}" "${RES_ERR[$key]}" \
-            "${cpu:--}" "${RES_QPC[$key]:--}" "${rd:--}" "${rh:--}" "${rc:--}" "${RES_STATUS[$key]}"
+            "${cpu:--}" "${RES_QPC[$key]:--}" "${rd:--}" "${rh:--}" "${rc:--}" "${dbq:--}" "${RES_STATUS[$key]}"
     done
 }
 
@@ -634,6 +652,7 @@ main() {
         echo "proxy_cpu_s: CPU seconds (user+system) of the proxy process during the cell; for direct,"
         echo "of mariadbd. q/cpu_s: queries per proxy CPU-second. s/direct, s/haprx: Strata's QPS over"
         echo "direct's and HAProxy's; s/h q/cpu: Strata's queries per CPU-second over HAProxy's."
+        echo "db_us/q: mariadbd's CPU microseconds per query through the target (multiplexing lowers it)."
     } | tee "$txt"
     echo
     say "Results: $csv"
