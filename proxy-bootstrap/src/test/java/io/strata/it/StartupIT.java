@@ -40,15 +40,7 @@ class StartupIT {
     @Test
     void aTakenPortStopsTheStartNamingTheAddress(@TempDir Path conf) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Files.writeString(conf.resolve("server.yaml"), "server: { host: 127.0.0.1, port: " + taken.getLocalPort()
-                    + " }\nusers:\n  - { name: root }\n");
-            // the backend need not be up: Strata starts without it and serves errors until it is
-            Files.writeString(conf.resolve("config-shop.yaml"), """
-                    databaseName: shop
-                    dataSources:
-                      ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u }
-                    """);
-            Result result = run(conf, List.of());
+            Result result = startOn(conf, taken, "{ name: root }");
             assertEquals(1, result.exitCode());
             assertTrue(result.output().contains("Strata cannot start")
                     && result.output().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()), result.output());
@@ -59,17 +51,22 @@ class StartupIT {
     void aPasswordLikeAMistypedHashIsWarnedOf(@TempDir Path conf) throws Exception {
         // a taken port ends the start by itself, after the configuration was read and checked
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Files.writeString(conf.resolve("server.yaml"), "server: { host: 127.0.0.1, port: " + taken.getLocalPort()
-                    + " }\nusers:\n  - { name: ops, password: '*617D70D9B08072FB88ED37E21D4B3F4F5843AC2' }\n");
-            Files.writeString(conf.resolve("config-shop.yaml"), """
-                    databaseName: shop
-                    dataSources:
-                      ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u }
-                    """);
-            Result result = run(conf, List.of());
+            Result result = startOn(conf, taken, "{ name: ops, password: '*617D70D9B08072FB88ED37E21D4B3F4F5843AC2' }");
             assertTrue(result.output().contains("the password of user 'ops' starts with '*' but is not '*' and 40 "
                     + "hex digits"), result.output());
         }
+    }
+
+    /** Starts Strata with one user on the port {@code taken} holds; the backend need not be up to start. */
+    private static Result startOn(Path conf, ServerSocket taken, String user) throws Exception {
+        Files.writeString(conf.resolve("server.yaml"), "server: { host: 127.0.0.1, port: " + taken.getLocalPort()
+                + " }\nusers:\n  - " + user + "\n");
+        Files.writeString(conf.resolve("config-shop.yaml"), """
+                databaseName: shop
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u }
+                """);
+        return run(conf, List.of());
     }
 
     private record Result(int exitCode, String output) {
