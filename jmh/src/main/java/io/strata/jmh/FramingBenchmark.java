@@ -172,6 +172,19 @@ public class FramingBenchmark {
         drainBuffers(s.encoder, bh, BATCH);
     }
 
+    /**
+     * A client's command cut from its read and made a backend's command (what the relay does with every statement):
+     * the decoder's frame, then {@link PacketEncoder#command} for the backend's pipeline.
+     */
+    @Benchmark
+    public void forwardOne(Small s, Blackhole bh) {
+        s.decoder.writeInbound(s.one.retainedDuplicate());
+        MySQLFrame frame = s.decoder.readInbound();
+        ByteBuf command = (ByteBuf) PacketEncoder.command(s.decoder.alloc(), frame.payload());
+        bh.consume(command.readableBytes());
+        command.release();
+    }
+
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public void joinLarge(LargeWire s, Blackhole bh) {

@@ -26,10 +26,14 @@ public final class PacketEncoder extends MessageToMessageEncoder<MySQLFrame> {
     public static final int COPY_LIMIT = 2048;
 
     /**
-     * A command for a backend (sequence id 0), ready for the wire: one buffer when small, which then passes this
-     * encoder untouched, else a frame for it to split. {@code payload} is released, now or once written.
+     * A command for a backend (sequence id 0), ready for the wire: the client's own packet when the payload still has
+     * its header in front, else one new buffer when small, which then passes this encoder untouched, else a frame for
+     * it to split. {@code payload} is released, now or once written.
      */
     public static Object command(ByteBufAllocator alloc, ByteBuf payload) {
+        if (hasOwnHeader(payload)) {
+            return payload.readerIndex(payload.readerIndex() - PacketFrameDecoder.HEADER_SIZE);
+        }
         if (payload.readableBytes() > COPY_LIMIT) {
             return new MySQLFrame(0, payload);
         }
@@ -38,6 +42,18 @@ public final class PacketEncoder extends MessageToMessageEncoder<MySQLFrame> {
         } finally {
             payload.release();
         }
+    }
+
+    /**
+     * Whether the bytes just before the payload are the header a command needs: its length and sequence id 0. A
+     * client's command arrives that way ({@link PacketFrameDecoder} leaves the header in front of the payload), and is
+     * then sent on as it came, with no buffer to allocate and nothing to copy; the check itself makes it exact.
+     */
+    private static boolean hasOwnHeader(ByteBuf payload) {
+        int start = payload.readerIndex();
+        return start >= PacketFrameDecoder.HEADER_SIZE && payload.readableBytes() < PacketFrameDecoder.MAX_PAYLOAD
+                && payload.getByte(start - 1) == 0
+                && payload.getUnsignedMediumLE(start - PacketFrameDecoder.HEADER_SIZE) == payload.readableBytes();
     }
 
     @Override

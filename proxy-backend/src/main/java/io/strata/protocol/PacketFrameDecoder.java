@@ -12,7 +12,8 @@ import java.util.List;
  * Cuts a client's byte stream into logical {@link MySQLFrame}s. A physical packet is a 3-byte little-endian payload
  * length, a 1-byte sequence id and the payload; a payload of exactly 0xFFFFFF bytes means "more follows", possibly
  * ending with an empty packet, and those are joined into one frame. A frame's payload is a retained slice of the
- * bytes read, not a copy.
+ * bytes read, not a copy; a single packet's slice starts at its header, with the reader index past it, so that
+ * {@link PacketEncoder#command} can send a client's command on as it came.
  *
  * <p>One decoder, not a framer and a joiner: every command passes here, and a second pipeline stage cost a hop and a
  * slice per command. (Netty's LengthFieldBasedFrameDecoder would frame too, but allocates a byte-order view per packet.)
@@ -58,12 +59,12 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             int sequenceId = in.getUnsignedByte(in.readerIndex() + 3);
-            in.skipBytes(HEADER_SIZE);
-            ByteBuf payload = in.readRetainedSlice(length);
             if (pending == null && length < MAX_PAYLOAD) {
-                out.add(new MySQLFrame(sequenceId, payload));
+                // the header stays in front of the payload, so a command can go to a backend as it came
+                out.add(new MySQLFrame(sequenceId, in.readRetainedSlice(HEADER_SIZE + length).skipBytes(HEADER_SIZE)));
             } else {
-                join(ctx, sequenceId, payload, length < MAX_PAYLOAD, out);
+                in.skipBytes(HEADER_SIZE);
+                join(ctx, sequenceId, in.readRetainedSlice(length), length < MAX_PAYLOAD, out);
             }
         }
     }

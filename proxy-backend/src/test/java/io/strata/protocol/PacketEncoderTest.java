@@ -145,6 +145,36 @@ class PacketEncoderTest {
     }
 
     @Test
+    void aClientsCommandGoesToTheBackendAsItCameWithNoCopy() {
+        EmbeddedChannel client = new EmbeddedChannel(new PacketFrameDecoder(1 << 20));
+        byte[] select1 = Wire.hex("09 00 00 00  03 73 65 6c 65 63 74 20 31"); // COM_QUERY "select 1", sequence id 0
+        client.writeInbound(Unpooled.wrappedBuffer(select1));
+        MySQLFrame frame = client.readInbound();
+
+        ByteBuf packet = (ByteBuf) PacketEncoder.command(channel.alloc(), frame.payload());
+
+        assertSame(frame.payload(), packet);
+        assertArrayEquals(select1, ByteBufUtil.getBytes(packet));
+        packet.release();
+        client.finishAndReleaseAll();
+    }
+
+    @Test
+    void aCommandThatCameWithAnotherSequenceIdIsCopiedBehindAHeaderOfItsOwn() {
+        EmbeddedChannel client = new EmbeddedChannel(new PacketFrameDecoder(1 << 20));
+        client.writeInbound(Unpooled.wrappedBuffer(Wire.hex("01 00 00 03  0e"))); // COM_PING, sequence id 3
+        MySQLFrame frame = client.readInbound();
+        ByteBuf payload = frame.payload();
+
+        ByteBuf packet = (ByteBuf) PacketEncoder.command(channel.alloc(), payload);
+
+        assertArrayEquals(Wire.hex("01 00 00 00  0e"), ByteBufUtil.getBytes(packet));
+        assertEquals(0, payload.refCnt());
+        packet.release();
+        client.finishAndReleaseAll();
+    }
+
+    @Test
     void alreadyFramedBuffersPassThroughUntouched() {
         ByteBuf relayed = Unpooled.wrappedBuffer(Wire.hex("07 00 00 01  00 01 00 02 00 00 00"));
 
