@@ -255,10 +255,15 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         return command.to(route.first().dataSource(), route.retryable(), payload);
     }
 
-    /** COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute. */
+    /**
+     * COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute. Its SQL is
+     * interned: every execute looks it up in a backend connection's statement cache, and sessions preparing the same
+     * SQL then hold the same String, which that lookup compares by identity instead of byte by byte.
+     */
     private void prepare(MySQLFrame frame, int next) {
         ByteBuf payload = frame.payload();
-        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8);
+        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8)
+                .intern();
         SqlStatementInfo info = SqlClassifier.classify(sql);
         runner.prepare(routed(frame, next, ResponseKind.PREPARE, sql, info), session.nextStatementId());
     }

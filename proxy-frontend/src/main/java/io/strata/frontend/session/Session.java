@@ -1,6 +1,8 @@
 package io.strata.frontend.session;
 
 import io.netty.channel.Channel;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
 import io.strata.rule.sql.SqlStatementInfo;
 
 import java.net.InetSocketAddress;
@@ -41,7 +43,8 @@ public final class Session {
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
     private volatile Cancel running;
-    private final Map<Integer, PreparedStatement> statements = new HashMap<>();
+    /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
+    private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
     private final Set<Integer> openCursors = new HashSet<>();
     private final Map<String, String> variables = new HashMap<>();
     private int nextStatementId = 1;
