@@ -16,7 +16,7 @@ import io.strata.protocol.PacketRunDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -46,12 +46,18 @@ public final class BackendConnection {
     private volatile String charset = BackendConnector.DEFAULT_CHARSET;
     private volatile boolean multiStatements = true;
     private volatile boolean dirty;
-    private final Map<String, String> variables = new java.util.HashMap<>();
+    private final Map<String, String> variables = new HashMap<>();
     private volatile BackendPool pool;
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
     private ResponseParser parser;
     private ResponseListener listener;
-    private final Map<String, BackendStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * Statements by SQL. Recency is a stamp on each statement rather than a LinkedHashMap's access order: that order
+     * relinks neighbouring entries on every lookup, cold lines written per execute, and only eviction needs it.
+     */
+    private final Map<String, BackendStatement> statements = new HashMap<>();
+    /** Counts lookups that found a statement: the stamp of the last use (guarded by {@code statements}). */
+    private long statementUses;
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
                       String serverVersion, String schema) {
@@ -103,7 +109,11 @@ public final class BackendConnection {
     /** The statement prepared on this connection for exactly this SQL, or null. */
     public BackendStatement statement(String sql) {
         synchronized (statements) {
-            return statements.get(sql);
+            BackendStatement statement = statements.get(sql);
+            if (statement != null) {
+                statement.lastUse = ++statementUses;
+            }
+            return statement;
         }
     }
 
@@ -114,16 +124,29 @@ public final class BackendConnection {
     public void statement(String sql, BackendStatement statement) {
         BackendStatement evicted = null;
         synchronized (statements) {
+            statement.lastUse = ++statementUses;
             statements.put(sql, statement);
             if (statements.size() > MAX_STATEMENTS) {
-                var eldest = statements.entrySet().iterator().next();
-                evicted = eldest.getValue();
-                statements.remove(eldest.getKey());
+                String eldest = leastRecentlyUsed();
+                evicted = statements.remove(eldest);
             }
         }
         if (evicted != null) {
             closeStatement(evicted);
         }
+    }
+
+    /** The SQL of the statement used longest ago; a scan, as it runs only when a new statement fills the cache. */
+    private String leastRecentlyUsed() {
+        String eldest = null;
+        long eldestUse = Long.MAX_VALUE;
+        for (Map.Entry<String, BackendStatement> entry : statements.entrySet()) {
+            if (entry.getValue().lastUse < eldestUse) {
+                eldestUse = entry.getValue().lastUse;
+                eldest = entry.getKey();
+            }
+        }
+        return eldest;
     }
 
     /** Closes a statement on the server and forgets it. */

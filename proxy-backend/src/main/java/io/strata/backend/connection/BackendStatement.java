@@ -13,6 +13,8 @@ public final class BackendStatement {
     private final int columns;
     private final byte[] prepareResponse;
     private byte[] boundTypes;
+    /** When its connection last used it (a count of lookups there): the cache evicts the smallest. */
+    long lastUse;
 
     public BackendStatement(long id, int params, int columns, byte[] prepareResponse) {
         this.id = id;

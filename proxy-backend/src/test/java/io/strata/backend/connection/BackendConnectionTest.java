@@ -1,0 +1,67 @@
+package io.strata.backend.connection;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A backend connection's cache of the statements prepared on it. */
+class BackendConnectionTest {
+
+    private final EmbeddedChannel channel = new EmbeddedChannel();
+    private final BackendConnection connection = new BackendConnection(channel, "ds", 0, 0, 7, "10.11.0-MariaDB",
+            "sbtest");
+
+    @AfterEach
+    void releaseEverything() {
+        channel.finishAndReleaseAll();
+    }
+
+    private static BackendStatement prepared(long id) {
+        return new BackendStatement(id, 1, 1, new byte[0]);
+    }
+
+    @Test
+    void aStatementIsFoundByItsSqlUntilItIsForgotten() {
+        BackendStatement statement = prepared(1);
+        connection.statement("SELECT c FROM sbtest1 WHERE id=?", statement);
+
+        assertSame(statement, connection.statement("SELECT c FROM sbtest1 WHERE id=?"));
+        assertNull(connection.statement("SELECT c FROM sbtest2 WHERE id=?"));
+
+        connection.forgetStatement("SELECT c FROM sbtest1 WHERE id=?");
+        assertNull(connection.statement("SELECT c FROM sbtest1 WHERE id=?"));
+        assertClosedOnTheServer(1);
+    }
+
+    @Test
+    void aFullCacheClosesTheStatementUsedLongestAgoOnTheServer() {
+        for (int i = 0; i < BackendConnection.MAX_STATEMENTS; i++) {
+            connection.statement("SELECT " + i, prepared(i + 1));
+        }
+        assertNotNull(connection.statement("SELECT 0")); // the first prepared, but used just now
+
+        connection.statement("SELECT new", prepared(1000));
+
+        assertNull(connection.statement("SELECT 1"), "the least recently used statement goes");
+        assertNotNull(connection.statement("SELECT 0"));
+        assertNotNull(connection.statement("SELECT new"));
+        assertClosedOnTheServer(2);
+        assertNull(channel.readOutbound(), "one statement closed, no more");
+    }
+
+    /** The next packet the server got is COM_STMT_CLOSE for this statement id. */
+    private void assertClosedOnTheServer(long id) {
+        ByteBuf close = channel.readOutbound();
+        assertNotNull(close, "a COM_STMT_CLOSE was sent");
+        byte[] expected = {5, 0, 0, 0, 0x19, (byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24)};
+        assertArrayEquals(expected, ByteBufUtil.getBytes(close));
+        close.release();
+    }
+}
