@@ -10,6 +10,8 @@ import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
 import io.strata.rule.health.HealthRegistry;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,6 +26,16 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */
     public static final String FALLBACK_VERSION = "8.0.0";
+
+    /**
+     * The chains' names are interned, as a session's database is ({@code Session.database}): looking a chain up for
+     * every statement then compares the two Strings by identity.
+     */
+    public FrontendContext {
+        Map<String, RuleChain> interned = new LinkedHashMap<>();
+        ruleChains.forEach((database, chain) -> interned.put(database.intern(), chain));
+        ruleChains = Collections.unmodifiableMap(interned);
+    }
 
     /**
      * The version clients see: the backend's own (without MariaDB's "5.5.5-" replication prefix, so MySQL drivers

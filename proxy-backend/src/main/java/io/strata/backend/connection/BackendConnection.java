@@ -94,7 +94,9 @@ public final class BackendConnection {
         }
         this.parser = reusableParser.reset(kind, deprecateEof());
         this.listener = listener;
-        channel.config().setAutoRead(true);
+        if (!channel.config().isAutoRead()) { // a read, where setting it always is an atomic swap per command
+            channel.config().setAutoRead(true);
+        }
         channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
     }
 

@@ -6,6 +6,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.FrontendStats;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
 import io.strata.frontend.packet.ComStmtExecute;
 import io.strata.frontend.packet.LocalResultSet;
@@ -52,6 +53,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private StatementRunner runner;
+    /** Where this connection's commands are counted (its event loop's row). */
+    private FrontendStats.CommandCounter commands;
     /** While LOAD DATA LOCAL INFILE runs: where the client's packets go (they are its file), else null. */
     private StatementRunner.LocalDataSink localData;
     /** COM_FIELD_LIST and COM_STATISTICS have no JDBC form: they are relayed whatever the executor. */
@@ -68,6 +71,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.commands = context.stats().commandsOn(ctx.executor());
         StatementRunner.Completion completion = new StatementRunner.Completion() {
             @Override
             public void done() {
@@ -131,8 +135,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                     frame.release();
                 }
             }
-            if (!busy && !closed) {
-                ctx.channel().config().setAutoRead(true);
+            if (!busy && !closed && !ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(true); // reading paused while commands queued: go on
             }
         } finally {
             draining = false;
@@ -161,7 +165,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             throw ErrorCode.MALFORMED_PACKET.exception("empty command packet");
         }
         CommandType type = CommandType.of(payload.getUnsignedByte(payload.readerIndex()));
-        context.stats().command(type);
+        commands.count(type);
         switch (type) {
             case COM_QUERY -> query(frame, next);
             case COM_INIT_DB -> initDb(payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,

@@ -71,7 +71,7 @@ public final class Session {
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
         this.loginCharset = Charsets.ofCollation(collationId);
-        this.database = database;
+        database(database);
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
         resetState();
     }
@@ -190,8 +190,12 @@ public final class Session {
         return database;
     }
 
+    /**
+     * Interned: every statement looks its database's rule chain up by this name, and the lookup then finds the
+     * configuration's own String by identity instead of comparing a session's copy byte by byte.
+     */
     public void database(String database) {
-        this.database = database;
+        this.database = database == null ? null : database.intern();
     }
 
     public boolean multiStatements() {
