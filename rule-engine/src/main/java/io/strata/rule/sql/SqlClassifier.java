@@ -358,6 +358,55 @@ public final class SqlClassifier {
         }
     }
 
+    /**
+     * SQL's common keywords, written all upper or all lower case, as one String each: a statement's keywords are then
+     * found instead of copied out of its text (tokens are compared by value everywhere, so only the copies go).
+     */
+    private static final class Keywords {
+        private static final String[] WORDS = {"SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "IS", "NULL",
+            "BETWEEN", "LIKE", "ORDER", "GROUP", "BY", "HAVING", "LIMIT", "OFFSET", "ASC", "DESC", "DISTINCT", "AS",
+            "ON", "JOIN", "LEFT", "INNER", "UNION", "ALL", "EXISTS", "CASE", "WHEN", "THEN", "ELSE", "END", "INSERT",
+            "INTO", "VALUES", "VALUE", "UPDATE", "SET", "DELETE", "REPLACE", "DUPLICATE", "KEY", "DEFAULT", "BEGIN",
+            "COMMIT", "ROLLBACK", "START", "TRANSACTION", "FOR", "SHARE", "COUNT", "SUM", "MIN", "MAX", "AVG", "TRUE",
+            "FALSE", "USE", "SHOW", "NAMES", "SESSION", "AUTOCOMMIT"};
+        /** Open addressing by String.hashCode, at most a quarter full, so a miss ends after a probe or two. */
+        private static final String[] TABLE = new String[512];
+
+        static {
+            for (String word : WORDS) {
+                add(word);
+                add(word.toLowerCase(Locale.ROOT));
+            }
+        }
+
+        private static void add(String word) {
+            int i = word.hashCode() & (TABLE.length - 1);
+            while (TABLE[i] != null) {
+                i = (i + 1) & (TABLE.length - 1);
+            }
+            TABLE[i] = word;
+        }
+
+        /** The keyword that {@code sql} holds from {@code start} to {@code end}, exactly as written; else null. */
+        static String find(String sql, int start, int end) {
+            int length = end - start;
+            if (length < 2 || length > 11) {
+                return null;
+            }
+            int hash = 0;
+            for (int i = start; i < end; i++) {
+                hash = 31 * hash + sql.charAt(i);
+            }
+            for (int i = hash & (TABLE.length - 1); TABLE[i] != null; i = (i + 1) & (TABLE.length - 1)) {
+                String word = TABLE[i];
+                if (word.length() == length && sql.regionMatches(start, word, 0, length)) {
+                    return word;
+                }
+            }
+            return null;
+        }
+    }
+
     /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
     private static final class Lexer {
         private final String sql;
@@ -388,7 +437,8 @@ public final class SqlClassifier {
                         || sql.charAt(pos) == '.' && pos > start && sql.charAt(start) == '@')) {
                     pos++;
                 }
-                return sql.substring(start, pos);
+                String keyword = Keywords.find(sql, start, pos);
+                return keyword != null ? keyword : sql.substring(start, pos);
             }
             pos++;
             return c < ONE_CHAR.length ? ONE_CHAR[c] : String.valueOf(c);

@@ -3,6 +3,7 @@ package io.strata.rule.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -90,6 +91,20 @@ class SqlClassifierTest {
         assertEquals(List.of("SELECT", "a", ",", "'x;y'", "FROM", "`t`"), info.tokens());
         assertTrue(info.tokenIs(0, "select"));
         assertEquals("", info.token(99));
+    }
+
+    @Test
+    void keywordsComeAsWrittenAndAreNotCopiedFromTheText() {
+        SqlStatementInfo upper = SqlClassifier.classify("SELECT c FROM t WHERE id = 1");
+        SqlStatementInfo lower = SqlClassifier.classify("select c from t where id = 1");
+        SqlStatementInfo mixed = SqlClassifier.classify("Select c From t Where id = 1");
+
+        assertEquals(List.of("SELECT", "c", "FROM", "t", "WHERE", "id", "=", "1"), upper.tokens());
+        assertEquals(List.of("select", "c", "from", "t", "where", "id", "=", "1"), lower.tokens());
+        assertEquals(List.of("Select", "c", "From", "t", "Where", "id", "=", "1"), mixed.tokens());
+        assertSame(upper.token(2), SqlClassifier.classify("DELETE FROM u").token(1), "one String for a keyword");
+        assertSame(lower.token(0), SqlClassifier.classify("select 2").token(0));
+        assertEquals("FROMAGE", SqlClassifier.classify("SELECT FROMAGE").token(1)); // a keyword's prefix is a word
     }
 
     @Test
