@@ -68,16 +68,27 @@ class LocalInfileIT {
         }
     }
 
+    /**
+     * The JDBC executor refuses LOCAL loads (4166) and the table stays empty: checked there, and true, as a test has
+     * nothing more to see on that executor.
+     */
+    private static boolean refusedByTheJdbcExecutor(Statement statement, Path file) throws SQLException {
+        if (relay()) {
+            return false;
+        }
+        SQLException refused = assertThrows(SQLException.class, () -> statement.execute(load(file)));
+        assertEquals(4166, refused.getErrorCode(), refused.getMessage());
+        assertEquals(0, count(statement));
+        return true;
+    }
+
     @ParameterizedTest
     @EnumSource(Driver.class)
     void theClientsFileIsLoaded(Driver driver, @TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("rows.csv"), "1,one\n2,two\n3,three\n");
         try (Connection connection = strata.connect(driver, "it", "root", "root", localFiles(driver));
              Statement statement = connection.createStatement()) {
-            if (!relay()) {
-                SQLException refused = assertThrows(SQLException.class, () -> statement.execute(load(file)));
-                assertEquals(4166, refused.getErrorCode(), refused.getMessage());
-                assertEquals(0, count(statement));
+            if (refusedByTheJdbcExecutor(statement, file)) {
                 return;
             }
             assertEquals(3, statement.executeUpdate(load(file)));
@@ -99,8 +110,7 @@ class LocalInfileIT {
         Path file = largeFile(dir);
         try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
              Statement statement = connection.createStatement()) {
-            if (!relay()) {
-                assertThrows(SQLException.class, () -> statement.execute(load(file)));
+            if (refusedByTheJdbcExecutor(statement, file)) {
                 return;
             }
             assertEquals(2_000_000, statement.executeUpdate(load(file)));
@@ -117,8 +127,7 @@ class LocalInfileIT {
         Path file = largeFile(dir);
         try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", localFiles(Driver.MARIADB));
              Statement statement = connection.createStatement()) {
-            if (!relay()) {
-                assertThrows(SQLException.class, () -> statement.execute(load(file)));
+            if (refusedByTheJdbcExecutor(statement, file)) {
                 return;
             }
             Thread killer = Thread.ofVirtual().start(LocalInfileIT::killTheLoad);
