@@ -46,6 +46,7 @@ public final class BackendConnector {
                 .channel(Transports.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, LoopReadBuffer.INSTANCE)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(dataSource.connectionTimeoutMillis(),
                         Integer.MAX_VALUE))
                 .handler(new ChannelInitializer<Channel>() {

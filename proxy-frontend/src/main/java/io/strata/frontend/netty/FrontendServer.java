@@ -10,6 +10,7 @@ import io.strata.frontend.FrontendContext;
 import java.net.InetSocketAddress;
 
 import io.strata.backend.connection.ClientLoops;
+import io.strata.backend.connection.LoopReadBuffer;
 import io.strata.backend.connection.Transports;
 
 /** The listening socket: accepts clients on the shared event loops (the backend connections use the same loops). */
@@ -31,6 +32,7 @@ public final class FrontendServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, LoopReadBuffer.INSTANCE)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(new FrontendChannelInitializer(context, clientLoops));
         String host = context.config().server().host();
