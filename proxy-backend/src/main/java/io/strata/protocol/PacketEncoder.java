@@ -2,8 +2,10 @@ package io.strata.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.netty.handler.codec.MessageToMessageEncoder;
 
 import java.util.List;
@@ -42,6 +44,17 @@ public final class PacketEncoder extends MessageToMessageEncoder<MySQLFrame> {
         } finally {
             payload.release();
         }
+    }
+
+    /**
+     * Where packets that are already framed (a {@link ByteBuf}, not a {@link MySQLFrame}) are written from: the
+     * encoder's own context, so they go on toward the socket (and TLS, where a client has it) without passing
+     * through the encoder, which would only hand them on; the relay's writes per statement skip that step. The
+     * channel itself where the pipeline has no encoder.
+     */
+    public static ChannelOutboundInvoker wire(Channel channel) {
+        ChannelHandlerContext encoder = channel.pipeline().context(INSTANCE);
+        return encoder != null ? encoder : channel;
     }
 
     /**

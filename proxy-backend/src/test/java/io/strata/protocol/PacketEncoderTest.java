@@ -10,6 +10,9 @@ import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -204,6 +207,46 @@ class PacketEncoderTest {
             }
         } finally {
             inbound.finishAndReleaseAll();
+        }
+    }
+
+    /** Notes each message written through it, and passes it on. */
+    private static final class Witness extends ChannelOutboundHandlerAdapter {
+        final List<Object> seen = new ArrayList<>();
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            seen.add(msg);
+            ctx.write(msg, promise);
+        }
+    }
+
+    @Test
+    void framedPacketsWrittenFromTheWireGoOnTowardTheSocketPastTheEncoder() {
+        Witness socketSide = new Witness(); // where TLS sits for a client that has it
+        Witness behind = new Witness(); // a handler after the encoder, like the command handler
+        EmbeddedChannel client = new EmbeddedChannel();
+        client.pipeline().addLast(socketSide, PacketEncoder.INSTANCE, behind);
+        try {
+            ByteBuf run = Unpooled.wrappedBuffer(new byte[] {1, 0, 0, 1, 0x00});
+
+            PacketEncoder.wire(client).writeAndFlush(run);
+
+            assertSame(run, client.readOutbound(), "the same buffer reached the socket");
+            assertEquals(List.of(run), socketSide.seen);
+            assertEquals(List.of(), behind.seen);
+        } finally {
+            client.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void withoutAnEncoderTheWireIsTheChannel() {
+        EmbeddedChannel plain = new EmbeddedChannel();
+        try {
+            assertSame(plain, PacketEncoder.wire(plain));
+        } finally {
+            plain.finishAndReleaseAll();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.strata.backend.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseParser;
@@ -34,6 +35,8 @@ public final class BackendConnection {
     static final int MAX_STATEMENTS = 128;
 
     private final Channel channel;
+    /** Where framed packets are written from: past the encoder. */
+    private final ChannelOutboundInvoker wire;
     private final String dataSource;
     private final int capabilities;
     private final int flavor;
@@ -62,6 +65,7 @@ public final class BackendConnection {
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
                       String serverVersion, String schema) {
         this.channel = channel;
+        this.wire = PacketEncoder.wire(channel);
         this.dataSource = dataSource;
         this.capabilities = capabilities;
         this.flavor = flavor;
@@ -97,7 +101,7 @@ public final class BackendConnection {
         if (!channel.config().isAutoRead()) { // a read, where setting it always is an atomic swap per command
             channel.config().setAutoRead(true);
         }
-        channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
+        writeCommand(payload);
     }
 
     /**
@@ -105,7 +109,13 @@ public final class BackendConnection {
      * this call.
      */
     public void send(ByteBuf payload) {
-        channel.writeAndFlush(PacketEncoder.command(channel.alloc(), payload), channel.voidPromise());
+        writeCommand(payload);
+    }
+
+    /** A framed command goes out past the encoder ({@link PacketEncoder#wire}); a large one is split by it. */
+    private void writeCommand(ByteBuf payload) {
+        Object command = PacketEncoder.command(channel.alloc(), payload);
+        (command instanceof ByteBuf ? wire : channel).writeAndFlush(command, channel.voidPromise());
     }
 
     /** The statement prepared on this connection for exactly this SQL, or null. */

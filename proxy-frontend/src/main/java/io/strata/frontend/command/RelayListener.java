@@ -2,6 +2,7 @@ package io.strata.frontend.command;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.MySQLException;
@@ -17,6 +18,8 @@ import java.util.function.UnaryOperator;
 final class RelayListener implements ResponseListener {
 
     private final Channel client;
+    /** Where the relayed packets are written from: past the client's encoder ({@link io.strata.protocol.PacketEncoder#wire}). */
+    private final ChannelOutboundInvoker clientWire;
     private final UnaryOperator<ByteBuf> tap;
     private final Consumer<ResponseSummary> onComplete;
     private final Consumer<Throwable> onFailure;
@@ -36,6 +39,7 @@ final class RelayListener implements ResponseListener {
     private boolean answeredEarly;
 
     /**
+     * @param clientWire where packets for the client are written from (the client channel's encoder context)
      * @param tap        sees (and may patch) each packet before it goes to the client; null for none
      * @param onShutdown for a command that may go elsewhere: called instead of {@code onComplete} when the backend
      *                   answered only that it is shutting down (or killed the connection), which the client then
@@ -43,10 +47,11 @@ final class RelayListener implements ResponseListener {
      * @param onLocalInfile when the server asks for the client's file (LOAD DATA LOCAL INFILE): starts sending it;
      *                      null where no file can be asked for
      */
-    RelayListener(Channel client, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
+    RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
                   Consumer<Throwable> onFailure, Consumer<ResponseSummary> onShutdown,
                   Consumer<RelayListener> onLocalInfile) {
         this.client = client;
+        this.clientWire = clientWire;
         this.tap = tap;
         this.onComplete = onComplete;
         this.onFailure = onFailure;
@@ -83,7 +88,7 @@ final class RelayListener implements ResponseListener {
         if (clientLastSequenceId >= 0) {
             clientLastSequenceId = -1; // the server's answer to the file: its packets come last now
         }
-        client.write(packets, client.voidPromise());
+        clientWire.write(packets, client.voidPromise());
     }
 
     /**
@@ -107,7 +112,7 @@ final class RelayListener implements ResponseListener {
             return;
         }
         clientSending = true;
-        client.flush();
+        clientWire.flush();
         onLocalInfile.accept(this);
     }
 
@@ -137,7 +142,7 @@ final class RelayListener implements ResponseListener {
 
     @Override
     public void onReadComplete() {
-        client.flush();
+        clientWire.flush();
     }
 
     /**
@@ -154,7 +159,7 @@ final class RelayListener implements ResponseListener {
         }
         Runnable complete = () -> {
             (heldBack ? onShutdown : onComplete).accept(summary);
-            client.flush();
+            clientWire.flush();
         };
         if (client.eventLoop().inEventLoop()) {
             complete.run(); // the backend connection lives on the client's loop: no hand-off
@@ -165,7 +170,7 @@ final class RelayListener implements ResponseListener {
 
     @Override
     public void onFailure(Throwable cause) {
-        client.flush();
+        clientWire.flush();
         int fromClient = clientLastSequenceId;
         int sequenceId = fromClient >= 0 ? fromClient : lastSequenceId;
         client.eventLoop().execute(() -> onFailure.accept(new RelayFailure(cause, sequenceId)));

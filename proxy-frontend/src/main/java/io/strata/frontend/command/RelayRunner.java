@@ -2,6 +2,7 @@ package io.strata.frontend.command;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.BackendStatement;
@@ -17,6 +18,7 @@ import io.strata.frontend.session.Session;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
+import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.ServerStatus;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
@@ -42,6 +44,8 @@ final class RelayRunner implements StatementRunner {
 
     private final FrontendContext context;
     private final ChannelHandlerContext ctx;
+    /** Where relayed packets are written to the client from: past its encoder. */
+    private final ChannelOutboundInvoker clientWire;
     private final Session session;
     private final Completion completion;
     private BackendConnection pinned;
@@ -52,6 +56,7 @@ final class RelayRunner implements StatementRunner {
     RelayRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
         this.context = context;
         this.ctx = ctx;
+        this.clientWire = PacketEncoder.wire(ctx.channel());
         this.session = session;
         this.completion = completion;
     }
@@ -337,7 +342,7 @@ final class RelayRunner implements StatementRunner {
         pinned = connection;
         inFlight = connection;
         session.running(() -> StateSync.killQuery(connection));
-        connection.execute(payload, kind, new RelayListener(ctx.channel(), tap,
+        connection.execute(payload, kind, new RelayListener(ctx.channel(), clientWire, tap,
                 summary -> {
                     if (retry != null) {
                         retry.release();
