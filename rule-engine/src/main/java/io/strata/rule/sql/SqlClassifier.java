@@ -1,9 +1,12 @@
 package io.strata.rule.sql;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
 
 /**
@@ -52,6 +55,12 @@ public final class SqlClassifier {
     }
 
     public static SqlStatementInfo classify(String sql) {
+        SqlStatementInfo quick = Quick.classify(sql);
+        return quick != null ? quick : lexed(sql);
+    }
+
+    /** Every token made, every rule applied: for statements {@link Quick} leaves to it, and for their tokens. */
+    static SqlStatementInfo lexed(String sql) {
         Lexer lexer = new Lexer(sql);
         List<String> first = List.of();
         List<String> firstAll = first;
@@ -349,6 +358,156 @@ public final class SqlClassifier {
         return token;
     }
 
+    /**
+     * The statements nearly every OLTP client sends, judged in one pass over their characters without making a token:
+     * a SELECT, INSERT, UPDATE, DELETE or REPLACE, or a BEGIN or COMMIT, holding no comment, no semicolon, no user
+     * variable and none of the words that pin a session. Such a statement is one statement that pins nothing, and
+     * its kind is its first word, so those answers need no tokens; its tokens are counted, and made by the lexer only
+     * when something reads one (a rule looking for tables, read/write splitting judging a SELECT, a query Strata
+     * answers itself). Anything else is left to the lexer whole, so the answers are the lexer's in every case.
+     */
+    static final class Quick {
+        /** At most one token per character: the lexer keeps every token of a statement this long. */
+        static final int MAX_LENGTH = 4096;
+
+        private Quick() {
+        }
+
+        /** The statement's info, or null when it is not one of the statements this judges. */
+        static SqlStatementInfo classify(String sql) {
+            int length = sql.length();
+            if (length > MAX_LENGTH) {
+                return null;
+            }
+            int pos = 0;
+            while (pos < length && sql.charAt(pos) < 128 && Character.isWhitespace(sql.charAt(pos))) {
+                pos++;
+            }
+            int start = pos;
+            pos = endOfWord(sql, pos);
+            SqlKind kind = firstWordKind(sql, start, pos);
+            if (kind == null) {
+                return null;
+            }
+            int tokens = 1;
+            while (pos < length) {
+                char c = sql.charAt(pos);
+                if (c >= 128) {
+                    return null; // the lexer's rules for other scripts are left to it
+                }
+                if (Lexer.ASCII_WORD[c]) {
+                    int wordStart = pos;
+                    pos = endOfWord(sql, pos);
+                    if (pinningWord(sql, wordStart, pos - wordStart)) {
+                        return null;
+                    }
+                    tokens++;
+                } else if (Character.isWhitespace(c)) {
+                    pos++;
+                } else if (c == '\'' || c == '"' || c == '`') {
+                    pos = endOfQuoted(sql, pos, c);
+                    if (pos < 0) {
+                        return null;
+                    }
+                    tokens++;
+                } else if (c == '@' || c == ';' || c == '#' || c == '\\'
+                        || (c == '-' || c == '/') && pos + 1 < length && (sql.charAt(pos + 1) == '-'
+                        || sql.charAt(pos + 1) == '*')) {
+                    return null; // a user variable, several statements, a comment, or odd text
+                } else if (c == '*' && pos + 1 < length && sql.charAt(pos + 1) == '/') {
+                    pos += 2; // the lexer skips the end of a comment it never saw open
+                } else {
+                    pos++;
+                    tokens++;
+                }
+            }
+            LexedLater all = new LexedLater(sql, tokens);
+            List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
+            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null);
+        }
+
+        private static int endOfWord(String sql, int pos) {
+            while (pos < sql.length() && sql.charAt(pos) < 128 && Lexer.ASCII_WORD[sql.charAt(pos)]) {
+                pos++;
+            }
+            return pos;
+        }
+
+        /** The kind a statement opening with this word has whatever follows, or null. */
+        private static SqlKind firstWordKind(String sql, int start, int end) {
+            return switch (end - start) {
+                case 5 -> sql.regionMatches(true, start, "BEGIN", 0, 5) ? SqlKind.BEGIN : null;
+                case 6 -> sql.regionMatches(true, start, "SELECT", 0, 6) ? SqlKind.SELECT
+                        : sql.regionMatches(true, start, "INSERT", 0, 6) ? SqlKind.INSERT
+                        : sql.regionMatches(true, start, "UPDATE", 0, 6) ? SqlKind.UPDATE
+                        : sql.regionMatches(true, start, "DELETE", 0, 6) ? SqlKind.DELETE
+                        : sql.regionMatches(true, start, "COMMIT", 0, 6) ? SqlKind.COMMIT : null;
+                case 7 -> sql.regionMatches(true, start, "REPLACE", 0, 7) ? SqlKind.REPLACE : null;
+                default -> null;
+            };
+        }
+
+        /** GET_LOCK, ROW_COUNT, FOUND_ROWS, SQL_CALC_FOUND_ROWS: called or not, the lexer judges the statement. */
+        private static boolean pinningWord(String sql, int start, int length) {
+            return switch (length) {
+                case 8 -> sql.regionMatches(true, start, "GET_LOCK", 0, 8);
+                case 9 -> sql.regionMatches(true, start, "ROW_COUNT", 0, 9);
+                case 10 -> sql.regionMatches(true, start, "FOUND_ROWS", 0, 10);
+                case 19 -> sql.regionMatches(true, start, "SQL_CALC_FOUND_ROWS", 0, 19);
+                default -> false;
+            };
+        }
+
+        /** Where a quoted string or name ends, by the lexer's rules ({@link Lexer#quoted}); -1 if it does not. */
+        private static int endOfQuoted(String sql, int pos, char quote) {
+            pos++;
+            while (pos < sql.length()) {
+                char c = sql.charAt(pos++);
+                if (c == '\\' && quote != '`') {
+                    pos++;
+                } else if (c == quote) {
+                    if (pos < sql.length() && sql.charAt(pos) == quote) {
+                        pos++;
+                    } else {
+                        return pos;
+                    }
+                }
+            }
+            return -1;
+        }
+    }
+
+    /**
+     * The tokens of a statement {@link Quick} judged: their number is known, the tokens themselves are made by the
+     * lexer when the first is read. Read by one thread at a time (a session's), published safely to others.
+     */
+    private static final class LexedLater extends AbstractList<String> implements RandomAccess {
+        private final String sql;
+        private final int size;
+        private volatile List<String> tokens;
+
+        LexedLater(String sql, int size) {
+            this.sql = sql;
+            this.size = size;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public String get(int index) {
+            Objects.checkIndex(index, size);
+            List<String> lexed = tokens;
+            if (lexed == null) {
+                lexed = lexed(sql).statementTokens();
+                tokens = lexed;
+            }
+            return lexed.get(index);
+        }
+    }
+
     /** Punctuation tokens ("=", "(", ",", ";"...), one String each instead of one per occurrence. */
     private static final String[] ONE_CHAR = new String[128];
 
@@ -519,7 +678,7 @@ public final class SqlClassifier {
         }
 
         /** Letters, digits, _ and $ among the ASCII characters: one load per character of a word. */
-        private static final boolean[] ASCII_WORD = new boolean[128];
+        static final boolean[] ASCII_WORD = new boolean[128];
 
         static {
             for (char c = 0; c < ASCII_WORD.length; c++) {
