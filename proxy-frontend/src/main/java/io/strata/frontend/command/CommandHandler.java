@@ -61,6 +61,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private StatementRunner relayRunner;
     private boolean busy;
     private boolean draining;
+    /**
+     * Reading the client may be paused: commands queued behind a running one, a file upload waiting for its backend,
+     * or the handler before this one. When a command ends, the channel's setting is read only then: reading it after
+     * every command cost a cold cache line each (2-6% of Strata's user time at 64 clients).
+     */
+    private boolean readingMayBePaused = true;
     private volatile boolean closed;
 
     public CommandHandler(FrontendContext context, Session session) {
@@ -92,6 +98,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             @Override
             public void localData(StatementRunner.LocalDataSink sink) {
                 localData = sink;
+                readingMayBePaused = true; // while the file comes, reading pauses whenever the backend is full
                 ctx.channel().config().setAutoRead(true); // the file must come in while the command is running
             }
         };
@@ -110,6 +117,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
         queue.add(frame.retain());
         if (busy) {
+            readingMayBePaused = true;
             ctx.channel().config().setAutoRead(false);
         }
         runQueued();
@@ -135,8 +143,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                     frame.release();
                 }
             }
-            if (!busy && !closed && !ctx.channel().config().isAutoRead()) {
-                ctx.channel().config().setAutoRead(true); // reading paused while commands queued: go on
+            if (!busy && !closed && readingMayBePaused) {
+                readingMayBePaused = false;
+                if (!ctx.channel().config().isAutoRead()) {
+                    ctx.channel().config().setAutoRead(true); // reading paused while commands queued: go on
+                }
             }
         } finally {
             draining = false;
