@@ -59,7 +59,10 @@ public final class BackendConnection {
      * relinks neighbouring entries on every lookup, cold lines written per execute, and only eviction needs it.
      */
     private final Map<String, BackendStatement> statements = new HashMap<>();
-    /** Counts lookups that found a statement: the stamp of the last use (guarded by {@code statements}). */
+    /**
+     * Counts lookups that found a statement: the stamp of the last use. It and the statement cache are guarded by this
+     * connection's monitor, whose line a command touches anyway (the map's own would be one more cold line).
+     */
     private long statementUses;
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
@@ -120,7 +123,7 @@ public final class BackendConnection {
 
     /** The statement prepared on this connection for exactly this SQL, or null. */
     public BackendStatement statement(String sql) {
-        synchronized (statements) {
+        synchronized (this) {
             BackendStatement statement = statements.get(sql);
             if (statement != null) {
                 statement.lastUse = ++statementUses;
@@ -130,17 +133,40 @@ public final class BackendConnection {
     }
 
     /**
+     * Whether {@code statement} (what a lookup here returned before, remembered by the caller) is still in this
+     * connection's cache; if so it is stamped as used, as a lookup would. Saves the lookup by SQL, whose table and
+     * entry are cold cache lines by the time a session's next execute comes.
+     */
+    public boolean holds(BackendStatement statement) {
+        if (statement.cachedOn != this) {
+            return false;
+        }
+        synchronized (this) {
+            if (statement.cachedOn != this) {
+                return false;
+            }
+            statement.lastUse = ++statementUses;
+            return true;
+        }
+    }
+
+    /**
      * Remembers a statement prepared here. The cache is bounded: the least recently used statement is closed on the
      * server (max_prepared_stmt_count is a server-wide limit shared by every connection).
      */
     public void statement(String sql, BackendStatement statement) {
         BackendStatement evicted = null;
-        synchronized (statements) {
+        synchronized (this) {
             statement.lastUse = ++statementUses;
-            statements.put(sql, statement);
+            statement.cachedOn = this;
+            BackendStatement replaced = statements.put(sql, statement);
+            if (replaced != null && replaced != statement) {
+                replaced.cachedOn = null;
+            }
             if (statements.size() > MAX_STATEMENTS) {
                 String eldest = leastRecentlyUsed();
                 evicted = statements.remove(eldest);
+                evicted.cachedOn = null;
             }
         }
         if (evicted != null) {
@@ -164,8 +190,11 @@ public final class BackendConnection {
     /** Closes a statement on the server and forgets it. */
     public void forgetStatement(String sql) {
         BackendStatement statement;
-        synchronized (statements) {
+        synchronized (this) {
             statement = statements.remove(sql);
+            if (statement != null) {
+                statement.cachedOn = null;
+            }
         }
         if (statement != null) {
             closeStatement(statement);
@@ -391,7 +420,8 @@ public final class BackendConnection {
         this.variables.clear();
         this.schema = null;
         this.charset = null;
-        synchronized (statements) {
+        synchronized (this) {
+            statements.values().forEach(statement -> statement.cachedOn = null);
             statements.clear(); // COM_RESET_CONNECTION closes every prepared statement
         }
     }

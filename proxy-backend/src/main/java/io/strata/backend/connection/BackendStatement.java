@@ -15,6 +15,8 @@ public final class BackendStatement {
     private byte[] boundTypes;
     /** When its connection last used it (a count of lookups there): the cache evicts the smallest. */
     long lastUse;
+    /** The connection whose cache holds it; null once evicted, forgotten or reset there. */
+    volatile BackendConnection cachedOn;
 
     public BackendStatement(long id, int params, int columns, byte[] prepareResponse) {
         this.id = id;

@@ -1,9 +1,11 @@
 package io.strata.backend.connection;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -54,6 +56,60 @@ class BackendConnectionTest {
         assertNotNull(connection.statement("SELECT new"));
         assertClosedOnTheServer(2);
         assertNull(channel.readOutbound(), "one statement closed, no more");
+    }
+
+    @Test
+    void aRememberedStatementIsHeldUntilItLeavesThisConnectionsCache() {
+        BackendConnection other = new BackendConnection(new EmbeddedChannel(), "ds", 0, 0, 8, "10.11.0-MariaDB",
+                "sbtest");
+        BackendStatement statement = prepared(1);
+        assertFalse(connection.holds(statement), "not cached yet");
+
+        connection.statement("SELECT 1", statement);
+        assertTrue(connection.holds(statement));
+        assertFalse(other.holds(statement), "another connection's statement is not this one's");
+
+        BackendStatement replacement = prepared(2);
+        connection.statement("SELECT 1", replacement);
+        assertFalse(connection.holds(statement), "replaced for the same SQL");
+        assertTrue(connection.holds(replacement));
+
+        connection.forgetStatement("SELECT 1");
+        assertFalse(connection.holds(replacement), "forgotten");
+        assertClosedOnTheServer(2);
+
+        BackendStatement again = prepared(3);
+        connection.statement("SELECT 1", again);
+        connection.resetState();
+        assertFalse(connection.holds(again), "COM_RESET_CONNECTION closed it on the server");
+    }
+
+    @Test
+    void aRememberedStatementIsNotHeldOnceEvicted() {
+        BackendStatement first = prepared(1);
+        connection.statement("SELECT 0", first);
+        for (int i = 1; i <= BackendConnection.MAX_STATEMENTS; i++) {
+            connection.statement("SELECT " + i, prepared(i + 1));
+        }
+
+        assertFalse(connection.holds(first), "the least recently used statement went");
+        assertClosedOnTheServer(1);
+    }
+
+    @Test
+    void holdingCountsAsAUseForEviction() {
+        BackendStatement first = prepared(1);
+        connection.statement("SELECT 0", first);
+        for (int i = 1; i < BackendConnection.MAX_STATEMENTS; i++) {
+            connection.statement("SELECT " + i, prepared(i + 1));
+        }
+        assertTrue(connection.holds(first)); // used just now, as by a remembered execute
+
+        connection.statement("SELECT new", prepared(1000));
+
+        assertTrue(connection.holds(first));
+        assertNull(connection.statement("SELECT 1"), "the one used longest ago went instead");
+        assertClosedOnTheServer(2);
     }
 
     /** The next packet the server got is COM_STMT_CLOSE for this statement id. */

@@ -48,6 +48,20 @@ final class BackendStatements {
         return withTypes;
     }
 
+    /**
+     * The backend statement the connection holds for the session's statement, or null: the one of its last execute
+     * when this is the same connection and still caches it, else looked up by SQL (and remembered for next time).
+     */
+    static BackendStatement on(BackendConnection connection, PreparedStatement statement) {
+        BackendStatement last = statement.lastBackend();
+        if (last != null && connection.holds(last)) {
+            return last;
+        }
+        BackendStatement found = connection.statement(statement.sql());
+        statement.lastBackend(found);
+        return found;
+    }
+
     /** The backend statement for this SQL on this connection, prepared now (its response consumed) if missing. */
     static CompletableFuture<BackendStatement> prepared(BackendConnection connection,
                                                                 PreparedStatement statement) {

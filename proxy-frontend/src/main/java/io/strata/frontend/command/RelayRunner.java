@@ -114,7 +114,7 @@ final class RelayRunner implements StatementRunner {
                     && ComStmtExecute.opensCursor(command.payload());
             // taken before forBackend, which may release the client's payload
             Retry retry = command.kind() == null ? null : Retry.of(command, again -> runStatement(again, statement));
-            BackendStatement backend = connection.statement(statement.sql());
+            BackendStatement backend = BackendStatements.on(connection, statement);
             // may replace (and release) the client's payload: read nothing from it after this
             ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
             if (command.kind() == null) {
@@ -189,7 +189,7 @@ final class RelayRunner implements StatementRunner {
     /** Whether a connection can take the command as it is: in the session's state, holding its statement. */
     private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement) {
         return StateSync.inSync(connection, schema, session.charset(), session.multiStatements(),
-                session.variables()) && (statement == null || connection.statement(statement.sql()) != null);
+                session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null);
     }
 
     /** Makes the connection's state the session's and prepares the statement there, when either is missing. */

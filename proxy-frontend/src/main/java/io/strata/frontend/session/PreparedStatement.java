@@ -1,5 +1,7 @@
 package io.strata.frontend.session;
 
+import io.strata.backend.connection.BackendConnection;
+import io.strata.backend.connection.BackendStatement;
 import io.strata.rule.sql.SqlStatementInfo;
 
 /**
@@ -14,6 +16,11 @@ public final class PreparedStatement {
     private final int params;
     private final int columns;
     private byte[] types;
+    /**
+     * The backend statement it last ran as: the next execute on the same backend connection uses it when that
+     * connection still caches it ({@link BackendConnection#holds}), without looking it up by SQL.
+     */
+    private BackendStatement lastBackend;
 
     public PreparedStatement(int id, String sql, SqlStatementInfo info, int params, int columns) {
         this.id = id;
@@ -50,5 +57,13 @@ public final class PreparedStatement {
 
     public void types(byte[] types) {
         this.types = types;
+    }
+
+    public BackendStatement lastBackend() {
+        return lastBackend;
+    }
+
+    public void lastBackend(BackendStatement statement) {
+        this.lastBackend = statement;
     }
 }
