@@ -53,12 +53,12 @@ final class BackendStatements {
      * when this is the same connection and still caches it, else looked up by SQL (and remembered for next time).
      */
     static BackendStatement on(BackendConnection connection, PreparedStatement statement) {
-        BackendStatement last = statement.lastBackend();
+        BackendStatement last = statement.lastBackend(connection);
         if (last != null && connection.holds(last)) {
             return last;
         }
         BackendStatement found = connection.statement(statement.sql());
-        statement.lastBackend(found);
+        statement.lastBackend(connection, found);
         return found;
     }
 

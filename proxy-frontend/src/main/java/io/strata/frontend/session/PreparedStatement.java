@@ -17,9 +17,11 @@ public final class PreparedStatement {
     private final int columns;
     private byte[] types;
     /**
-     * The backend statement it last ran as: the next execute on the same backend connection uses it when that
-     * connection still caches it ({@link BackendConnection#holds}), without looking it up by SQL.
+     * The backend statement it last ran as, and on which connection: the next execute on the same connection uses it
+     * when that connection still caches it ({@link BackendConnection#holds}), without looking it up by SQL. The
+     * connection is compared first, so an execute on another one touches nothing more than before.
      */
+    private BackendConnection lastConnection;
     private BackendStatement lastBackend;
 
     public PreparedStatement(int id, String sql, SqlStatementInfo info, int params, int columns) {
@@ -59,11 +61,13 @@ public final class PreparedStatement {
         this.types = types;
     }
 
-    public BackendStatement lastBackend() {
-        return lastBackend;
+    /** The backend statement of its last execute when that ran on {@code connection}, else null. */
+    public BackendStatement lastBackend(BackendConnection connection) {
+        return connection == lastConnection ? lastBackend : null;
     }
 
-    public void lastBackend(BackendStatement statement) {
+    public void lastBackend(BackendConnection connection, BackendStatement statement) {
+        this.lastConnection = connection;
         this.lastBackend = statement;
     }
 }

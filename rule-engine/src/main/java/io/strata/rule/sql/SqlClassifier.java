@@ -405,10 +405,7 @@ public final class SqlClassifier {
                 } else if (Character.isWhitespace(c)) {
                     pos++;
                 } else if (c == '\'' || c == '"' || c == '`') {
-                    pos = endOfQuoted(sql, pos, c);
-                    if (pos < 0) {
-                        return null;
-                    }
+                    pos = Lexer.endOfQuoted(sql, pos, c);
                     tokens++;
                 } else if (c == '@' || c == ';' || c == '#' || c == '\\'
                         || (c == '-' || c == '/') && pos + 1 < length && (sql.charAt(pos + 1) == '-'
@@ -456,24 +453,6 @@ public final class SqlClassifier {
                 case 19 -> sql.regionMatches(true, start, "SQL_CALC_FOUND_ROWS", 0, 19);
                 default -> false;
             };
-        }
-
-        /** Where a quoted string or name ends, by the lexer's rules ({@link Lexer#quoted}); -1 if it does not. */
-        private static int endOfQuoted(String sql, int pos, char quote) {
-            pos++;
-            while (pos < sql.length()) {
-                char c = sql.charAt(pos++);
-                if (c == '\\' && quote != '`') {
-                    pos++;
-                } else if (c == quote) {
-                    if (pos < sql.length() && sql.charAt(pos) == quote) {
-                        pos++;
-                    } else {
-                        return pos;
-                    }
-                }
-            }
-            return -1;
         }
     }
 
@@ -604,7 +583,17 @@ public final class SqlClassifier {
         }
 
         private String quoted(char quote) {
-            int start = pos++;
+            int start = pos;
+            pos = endOfQuoted(sql, start, quote);
+            return sql.substring(start, pos);
+        }
+
+        /**
+         * Where the quoted string or name opening at {@code start} ends: after its closing quote (a doubled quote, or
+         * one escaped by a backslash outside backticks, does not close it), else at the end of the text.
+         */
+        static int endOfQuoted(String sql, int start, char quote) {
+            int pos = start + 1;
             while (pos < sql.length()) {
                 char c = sql.charAt(pos++);
                 if (c == '\\' && quote != '`') {
@@ -617,7 +606,7 @@ public final class SqlClassifier {
                     }
                 }
             }
-            return sql.substring(start, Math.min(pos, sql.length()));
+            return Math.min(pos, sql.length());
         }
 
         private void skipSpaceAndComments() {

@@ -59,6 +59,8 @@ class QuickClassifyTest {
         "INSERT INTO t SELECT * FROM u",
         "SELECT 'it\\'s' FROM t",
         "COMMIT AND CHAIN",
+        "SELECT 'unterminated",
+        "SELECT 'ends in a backslash\\",
     })
     void commonStatementsAreJudgedWithoutTheLexerAsTheLexerJudgesThem(String sql) {
         assertNotNull(sameAsLexer(sql), "left to the lexer: " + sql);
@@ -68,7 +70,7 @@ class QuickClassifyTest {
     @ValueSource(strings = {
         "SELECT @a", "SELECT 1; SELECT 2", "SELECT 1;", "/* strata:replica */ SELECT 1", "SELECT 1 -- note",
         "SELECT 1 # note", "SELECT /*! 1 */", "SELECT GET_LOCK('l', 1)", "SELECT SQL_CALC_FOUND_ROWS * FROM t",
-        "SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT 'unterminated", "SELECT naïve FROM t", "SET a = 1",
+        "SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT naïve FROM t", "SET a = 1",
         "USE db", "SHOW TABLES", "WITH x AS (SELECT 1) SELECT * FROM x", "(SELECT 1)", "ROLLBACK TO s", "",
         "   ", "SELECT1", "START TRANSACTION", "SELECT \\N",
     })
