@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
 final class RelayListener implements ResponseListener {
 
     private final Channel client;
-    /** Where the relayed packets are written from: past the client's encoder ({@link io.strata.protocol.PacketEncoder#wire}). */
+    /** Where relayed packets are written from: past the client's encoder (see PacketEncoder.wire). */
     private final ChannelOutboundInvoker clientWire;
     private final UnaryOperator<ByteBuf> tap;
     private final Consumer<ResponseSummary> onComplete;
@@ -47,9 +47,9 @@ final class RelayListener implements ResponseListener {
      * @param onLocalInfile when the server asks for the client's file (LOAD DATA LOCAL INFILE): starts sending it;
      *                      null where no file can be asked for
      */
-    RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> onComplete,
-                  Consumer<Throwable> onFailure, Consumer<ResponseSummary> onShutdown,
-                  Consumer<RelayListener> onLocalInfile) {
+    RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap,
+                  Consumer<ResponseSummary> onComplete, Consumer<Throwable> onFailure,
+                  Consumer<ResponseSummary> onShutdown, Consumer<RelayListener> onLocalInfile) {
         this.client = client;
         this.clientWire = clientWire;
         this.tap = tap;
