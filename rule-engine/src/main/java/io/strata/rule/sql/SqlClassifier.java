@@ -252,8 +252,13 @@ public final class SqlClassifier {
      */
     private record Words(String... words) {
         boolean has(String token) {
+            return hasAt(token, 0, token.length());
+        }
+
+        /** Whether {@code sql} holds one of the words from {@code start}, {@code length} characters long. */
+        boolean hasAt(String sql, int start, int length) {
             for (String word : words) {
-                if (word.length() == token.length() && word.equalsIgnoreCase(token)) {
+                if (word.length() == length && sql.regionMatches(true, start, word, 0, length)) {
                     return true;
                 }
             }
@@ -444,15 +449,9 @@ public final class SqlClassifier {
             };
         }
 
-        /** GET_LOCK, ROW_COUNT, FOUND_ROWS, SQL_CALC_FOUND_ROWS: called or not, the lexer judges the statement. */
+        /** A word that may pin the session ({@link #scanPinning}): called or not, the lexer judges the statement. */
         private static boolean pinningWord(String sql, int start, int length) {
-            return switch (length) {
-                case 8 -> sql.regionMatches(true, start, "GET_LOCK", 0, 8);
-                case 9 -> sql.regionMatches(true, start, "ROW_COUNT", 0, 9);
-                case 10 -> sql.regionMatches(true, start, "FOUND_ROWS", 0, 10);
-                case 19 -> sql.regionMatches(true, start, "SQL_CALC_FOUND_ROWS", 0, 19);
-                default -> false;
-            };
+            return PINNING_WORDS.hasAt(sql, start, length) || PINNING_FUNCTIONS.hasAt(sql, start, length);
         }
     }
 
