@@ -5,28 +5,45 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
 /**
- * Cuts the byte stream after its last whole packet: each read yields a retained slice of the read buffer holding its
- * whole packets (a run), and a packet cut by the end of a read is completed from the next reads and passed on alone.
+ * Cuts the byte stream after its last whole packet: each read yields a run of whole packets for
+ * {@link #runRead}, and a packet cut by the end of a read is completed from the next reads and passed on alone.
  * A relay forwards a run as one buffer, so a 100-row result costs one write instead of a hundred, and never a
  * partial packet: when the server dies mid-response, what the client got still ends on a packet boundary. Reading
  * the packets inside a run is {@link #packetSize} at each offset.
  *
  * <p>Only the bytes of a cut packet are copied. (Netty's ByteToMessageDecoder would copy every read after a cut one
  * into its cumulation while slices of it are in flight, and grow that buffer without bound on a long result.)
+ *
+ * <p>The handler that takes the runs extends this class rather than sitting behind it in the pipeline: every
+ * response passes here, and a pipeline stage costs a hop per read and per read batch. A read of whole packets, the
+ * usual one, is handed on as it is, without a slice.
  */
-public final class PacketRunDecoder extends ChannelInboundHandlerAdapter {
+public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
 
     private ByteBuf partial;
-    private boolean firedInThisBatch;
+    private boolean ranInThisBatch;
 
     /** The size of the packet at {@code index}, header included. */
     public static int packetSize(ByteBuf buf, int index) {
         return PacketFrameDecoder.HEADER_SIZE + buf.getUnsignedMediumLE(index);
     }
 
+    /** A run of whole packets, from its reader index to its writer index; the callee owns (releases) it. */
+    protected abstract void runRead(ChannelHandlerContext ctx, ByteBuf run);
+
+    /** The end of a batch of reads. */
+    protected abstract void readComplete(ChannelHandlerContext ctx);
+
+    /** The channel closed (a cut packet it left is released already). */
+    protected abstract void closed(ChannelHandlerContext ctx);
+
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
+        if (partial == null && in.isReadable() && endOfWholePackets(in) == in.writerIndex()) {
+            run(ctx, in); // the usual read: whole packets, handed on as they are
+            return;
+        }
         try {
             if (partial != null) {
                 if (!complete(in)) {
@@ -34,12 +51,12 @@ public final class PacketRunDecoder extends ChannelInboundHandlerAdapter {
                 }
                 ByteBuf packet = partial;
                 partial = null;
-                fire(ctx, packet);
+                run(ctx, packet);
             }
             int start = in.readerIndex();
             int end = endOfWholePackets(in);
             if (end > start) {
-                fire(ctx, in.retainedSlice(start, end - start));
+                run(ctx, in.retainedSlice(start, end - start));
             }
             if (end < in.writerIndex()) {
                 in.readerIndex(end);
@@ -54,18 +71,18 @@ public final class PacketRunDecoder extends ChannelInboundHandlerAdapter {
 
     /** With auto-read off, a read that completed no packet must ask for the next one itself, or the stream stalls. */
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (!firedInThisBatch && !ctx.channel().config().isAutoRead()) {
+    public final void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!ranInThisBatch && !ctx.channel().config().isAutoRead()) {
             ctx.read();
         }
-        firedInThisBatch = false;
-        ctx.fireChannelReadComplete();
+        ranInThisBatch = false;
+        readComplete(ctx);
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    public final void channelInactive(ChannelHandlerContext ctx) {
         releasePartial();
-        ctx.fireChannelInactive();
+        closed(ctx);
     }
 
     @Override
@@ -73,9 +90,9 @@ public final class PacketRunDecoder extends ChannelInboundHandlerAdapter {
         releasePartial();
     }
 
-    private void fire(ChannelHandlerContext ctx, ByteBuf run) {
-        firedInThisBatch = true;
-        ctx.fireChannelRead(run);
+    private void run(ChannelHandlerContext ctx, ByteBuf run) {
+        ranInThisBatch = true;
+        runRead(ctx, run);
     }
 
     private static int endOfWholePackets(ByteBuf in) {

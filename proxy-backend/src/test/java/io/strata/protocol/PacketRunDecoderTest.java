@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -23,7 +24,21 @@ import org.junit.jupiter.api.Test;
 /** A backend's response cut into runs of whole packets, however the socket delivers its bytes. */
 class PacketRunDecoderTest {
 
-    private final EmbeddedChannel channel = new EmbeddedChannel(new PacketRunDecoder());
+    /** Passes each run on, as a handler behind it would see them. */
+    private final EmbeddedChannel channel = new EmbeddedChannel(new PacketRunDecoder() {
+        @Override
+        protected void runRead(ChannelHandlerContext ctx, ByteBuf run) {
+            ctx.fireChannelRead(run);
+        }
+
+        @Override
+        protected void readComplete(ChannelHandlerContext ctx) {
+        }
+
+        @Override
+        protected void closed(ChannelHandlerContext ctx) {
+        }
+    });
 
     @AfterEach
     void release() {

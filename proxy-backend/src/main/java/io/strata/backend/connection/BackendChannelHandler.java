@@ -2,13 +2,12 @@ package io.strata.backend.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.strata.protocol.PacketRunDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Routes a backend channel's packets (in runs): to the handshake until it succeeds, then to the connection's relay. */
-final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
+final class BackendChannelHandler extends PacketRunDecoder {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackendChannelHandler.class);
 
@@ -19,10 +18,8 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
         this.handshake = handshake;
     }
 
-    /** {@code msg} is a run of whole packets ({@link io.strata.protocol.PacketRunDecoder}). */
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf run = (ByteBuf) msg;
+    protected void runRead(ChannelHandlerContext ctx, ByteBuf run) {
         if (connection != null) {
             connection.onPackets(run);
             return;
@@ -39,7 +36,7 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
+    protected void readComplete(ChannelHandlerContext ctx) {
         if (connection != null) {
             connection.onReadComplete();
         }
@@ -54,7 +51,7 @@ final class BackendChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    protected void closed(ChannelHandlerContext ctx) {
         if (connection != null) {
             connection.onClosed();
         } else {

@@ -9,7 +9,6 @@ import io.netty.channel.EventLoopGroup;
 import io.strata.config.DataSourceConfig;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.PacketEncoder;
-import io.strata.protocol.PacketRunDecoder;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -52,8 +51,7 @@ public final class BackendConnector {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new PacketRunDecoder(), PacketEncoder.INSTANCE,
-                                new BackendChannelHandler(handshake));
+                        ch.pipeline().addLast(PacketEncoder.INSTANCE, new BackendChannelHandler(handshake));
                     }
                 });
         result.thenAccept(connection -> lastServerVersion = connection.serverVersion());

@@ -35,8 +35,16 @@ public final class StateSync {
     public static boolean inSync(BackendConnection connection, String schema, String charset,
                                  boolean multiStatements, Map<String, String> variables) {
         return (schema == null || schema.isEmpty() || schema.equals(connection.schema()))
-                && charset.equalsIgnoreCase(connection.charset()) && multiStatements == connection.multiStatements()
+                && sameCharset(charset, connection.charset()) && multiStatements == connection.multiStatements()
                 && variables.equals(connection.variables());
+    }
+
+    /**
+     * Whether the connection's character set is the session's. A connection set by this session or one with the same
+     * set holds the very same string, so the case-blind comparison runs only after the set changed.
+     */
+    private static boolean sameCharset(String session, String connection) {
+        return session == connection || session.equalsIgnoreCase(connection);
     }
 
     /** @param schema the backend schema to be in, or null/empty to leave it */
