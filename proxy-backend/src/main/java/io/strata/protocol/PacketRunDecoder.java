@@ -15,8 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  * into its cumulation while slices of it are in flight, and grow that buffer without bound on a long result.)
  *
  * <p>The handler that takes the runs extends this class rather than sitting behind it in the pipeline: every
- * response passes here, and a pipeline stage costs a hop per read and per read batch. A read of whole packets, the
- * usual one, is handed on as it is, without a slice.
+ * response passes here, and a pipeline stage costs a hop per read and per read batch.
  */
 public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
 
@@ -41,7 +40,9 @@ public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
     public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         if (partial == null && in.isReadable() && endOfWholePackets(in) == in.writerIndex()) {
-            run(ctx, in); // the usual read: whole packets, handed on as they are
+            // The usual read, whole packets: handed on in a plain slice that shares the read's reference (no
+            // retain, no recycled object), bounded to what was read: the buffer holds stale bytes beyond.
+            run(ctx, in.slice());
             return;
         }
         try {

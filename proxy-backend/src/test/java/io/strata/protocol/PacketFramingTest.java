@@ -8,16 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -211,5 +216,60 @@ class PacketFramingTest {
         var error = assertThrows(TooLongFrameException.class, () -> receive(channel, header));
 
         assertTrue(error.getMessage().contains(String.valueOf(1 << 20)), error::getMessage);
+    }
+
+    @Test
+    void aReadOfOneWholePacketIsItsFrameAndGoesToABackendAsItCame() {
+        EmbeddedChannel channel = inbound(MAX_ALLOWED_PACKET);
+        ByteBuf read = Unpooled.wrappedBuffer(packetBytes(0, SELECT_1));
+
+        channel.writeInbound(read);
+
+        MySQLFrame frame = channel.readInbound();
+        assertSame(read, frame.payload().unwrap(), "no copy: the read itself");
+        assertEquals(read.refCnt(), frame.payload().refCnt(), "the frame owns the read's reference");
+        assertArrayEquals(SELECT_1, payload(frame));
+        ByteBuf command = (ByteBuf) PacketEncoder.command(channel.alloc(), frame.payload());
+        assertArrayEquals(packetBytes(0, SELECT_1), ByteBufUtil.getBytes(command), "the client's packet, header and all");
+        command.release();
+        assertEquals(0, read.refCnt());
+    }
+
+    @Test
+    void withAutoReadOffOnlyAReadThatCompletedNoPacketAsksForTheNextOne() {
+        AtomicInteger readRequests = new AtomicInteger();
+        EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void read(ChannelHandlerContext ctx) {
+                readRequests.incrementAndGet();
+                ctx.read();
+            }
+        }, new PacketFrameDecoder(MAX_ALLOWED_PACKET));
+        channels.add(channel);
+        channel.config().setAutoRead(false);
+        readRequests.set(0);
+        byte[] packet = packetBytes(0, SELECT_1);
+
+        receive(channel, packet, 3); // a header cut short, then the rest: the first read yields nothing
+        assertEquals(1, readRequests.get());
+        nextFrame(channel);
+
+        receive(channel, packet); // a whole packet: the frame is there, no read is asked for
+        nextFrame(channel);
+        assertEquals(1, readRequests.get());
+        assertNull(channel.readInbound());
+    }
+
+    @Test
+    void aFrameEndsWhereItsPacketEndsNotWhereTheReadBufferDoes() {
+        EmbeddedChannel channel = inbound(MAX_ALLOWED_PACKET);
+        byte[] truncatedExecute = packetBytes(0, hex("17 01")); // COM_STMT_EXECUTE cut after one byte of its id
+        ByteBuf read = Unpooled.buffer(64).writeBytes(randomBytes(64, 7)).clear().writeBytes(truncatedExecute);
+
+        channel.writeInbound(read);
+
+        ByteBuf payload = nextFrame(channel).payload();
+        assertThrows(IndexOutOfBoundsException.class, () -> payload.getIntLE(payload.readerIndex() + 1),
+                "the stale bytes after the packet are not the statement id");
     }
 }

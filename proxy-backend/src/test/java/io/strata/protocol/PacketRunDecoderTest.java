@@ -120,6 +120,19 @@ class PacketRunDecoderTest {
         assertNull(channel.readInbound());
     }
 
+    @Test
+    void aRunEndsWhereTheReadEndsNotWhereItsBufferDoes() {
+        byte[] ok = packetBytes(1, new byte[] {0, 0, 0, 2, 0, 0, 0});
+        ByteBuf read = Unpooled.buffer(64).writeBytes(randomBytes(64, 5)).clear().writeBytes(ok);
+
+        channel.writeInbound(read);
+
+        ByteBuf run = channel.readInbound();
+        assertEquals(ok.length, run.capacity(), "the stale bytes after the read are not part of the run");
+        run.release();
+        assertEquals(0, read.refCnt(), "the run held the read's only reference");
+    }
+
     private static int[] cutsEvery(int step, int length) {
         return IntStream.iterate(step, cut -> cut < length, cut -> cut + step).toArray();
     }
