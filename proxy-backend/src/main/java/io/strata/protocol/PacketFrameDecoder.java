@@ -17,8 +17,6 @@ import java.util.List;
  *
  * <p>One decoder, not a framer and a joiner: every command passes here, and a second pipeline stage cost a hop and a
  * slice per command. (Netty's LengthFieldBasedFrameDecoder would frame too, but allocates a byte-order view per packet.)
- * A read holding exactly one whole packet, which is what a client waiting for each answer sends, becomes a frame as it
- * is: no cumulation, output list or pooled slice (see {@link #channelRead}).
  */
 public final class PacketFrameDecoder extends ByteToMessageDecoder {
 
@@ -30,9 +28,6 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     private int firstSequenceId;
     /** After an oversized packet the stream cannot be followed: the rest is dropped while the connection closes. */
     private boolean failed;
-    /** In this batch of reads: one became a frame as it was; one went through the cumulating decoder. */
-    private boolean passedOn;
-    private boolean decoded;
 
     /** @param maxPayload the largest logical payload accepted, in bytes (the proxy's max_allowed_packet) */
     public PacketFrameDecoder(long maxPayload) {
@@ -46,47 +41,6 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     public ByteBuf takeRemaining() {
         ByteBuf buffered = internalBuffer();
         return buffered.isReadable() ? buffered.readRetainedSlice(buffered.readableBytes()) : null;
-    }
-
-    /**
-     * A read that is one whole packet, with nothing buffered before it, is that packet's frame: its payload is the
-     * read buffer itself, sliced, the reader index past the header. Anything else is cut by {@link #decode}.
-     */
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof ByteBuf in && isOnePacket(in) && !failed && pending == null
-                && !internalBuffer().isReadable()) {
-            passedOn = true;
-            int sequenceId = in.getUnsignedByte(in.readerIndex() + 3);
-            // A plain slice owning the read's reference: its bounds are the packet's, so a command shorter than its
-            // type says fails as it would in a buffer of its own, and never reads what an earlier read left there.
-            ctx.fireChannelRead(new MySQLFrame(sequenceId, in.slice().skipBytes(HEADER_SIZE)));
-            return;
-        }
-        decoded = true;
-        super.channelRead(ctx, msg);
-    }
-
-    /** A batch whose reads all were whole packets left the decoder nothing to tidy, and its reads fired frames. */
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        boolean onlyPassedOn = passedOn && !decoded;
-        passedOn = false;
-        decoded = false;
-        if (onlyPassedOn) {
-            ctx.fireChannelReadComplete();
-        } else {
-            super.channelReadComplete(ctx);
-        }
-    }
-
-    private boolean isOnePacket(ByteBuf in) {
-        int readable = in.readableBytes();
-        if (readable < HEADER_SIZE) {
-            return false;
-        }
-        int length = in.getUnsignedMediumLE(in.readerIndex());
-        return readable == HEADER_SIZE + length && length < MAX_PAYLOAD && length <= maxPayload;
     }
 
     @Override
