@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code packets}: {@link PacketSplitter} hands over each packet as a slice, and each is written to the
  *       client (the relay before runs);</li>
- *   <li>{@code runs}: {@link PacketRunDecoder} hands over the read's whole packets as they are, the parser walks
+ *   <li>{@code runs}: {@link PacketRunDecoder} hands over the read's whole packets as one slice, the parser walks
  *       them in place, and the run is written once.</li>
  * </ul>
  * {@code rows} is the result's size: 1 (sysbench's point select) or 100 (its range selects). Results are ns per
