@@ -434,10 +434,13 @@ prepare_data() {
 # JIT compilation and the buffer pool make the first seconds through a target slower
 # than the rest; an unrecorded oltp_read_write (every kind of statement the workloads
 # send) through each target, in each ps mode, keeps that out of the first cells. A
-# matrix with more than 64 threads also warms each target at its largest thread count
-# (oltp_point_select): hundreds of clients on a full pool take code paths a few clients
-# never reach (waiting for a connection), and the first seconds at that count would
-# otherwise measure the JIT at work rather than the proxy.
+# matrix with more threads than that warm-up's 8 also warms each target at its largest
+# thread count (oltp_point_select): many clients take code paths a few never reach (a
+# pool grown to its maximum lends another event loop's connections; hundreds of clients
+# wait for one), and the first cell at that count would otherwise measure the JIT at
+# work rather than the proxy. (Without it, Strata's JIT compiler threads used 0.85
+# CPU-seconds during the first 64-thread cell of --full, 0.07 during the next one, and
+# that cell cost 46 us of Strata CPU per query against 37.)
 warm_up() {
     [ "$WARMUP" -gt 0 ] || return 0
     local target n_ps secs max_threads
@@ -447,7 +450,7 @@ warm_up() {
     for target in $TARGETS; do
         say "Warm-up (not recorded): oltp_read_write, 8 threads, ${secs} s per ps mode ($PS_MODES) through $target"
         warm_up_with "$target" oltp_read_write 8 "$secs"
-        if [ "$max_threads" -gt 64 ]; then
+        if [ "$max_threads" -gt 8 ]; then
             say "Warm-up (not recorded): oltp_point_select, $max_threads threads, ${secs} s per ps mode through $target"
             warm_up_with "$target" oltp_point_select "$max_threads" "$secs"
         fi
