@@ -60,7 +60,7 @@ Profiles:
   --quick              (default) 4 tables x 10,000 rows, threads 4 and 16, 3 s per cell:
                        36 cells, about 2.5 minutes with start-up
   --full               8 tables x 100,000 rows, threads 1, 4, 16 and 64, 10 s per cell:
-                       72 cells, about 15 minutes with start-up
+                       72 cells, about 16 minutes with start-up
 
 Narrowing or changing the matrix (comma- or space-separated lists):
   --time SECONDS       seconds per cell (sysbench --time)
