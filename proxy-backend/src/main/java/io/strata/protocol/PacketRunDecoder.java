@@ -39,12 +39,7 @@ public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
     @Override
     public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
-        if (partial == null && in.isReadable() && endOfWholePackets(in) == in.writerIndex()) {
-            // The usual read, whole packets: handed on in a plain slice that shares the read's reference (no
-            // retain, no recycled object), bounded to what was read: the buffer holds stale bytes beyond.
-            run(ctx, in.slice());
-            return;
-        }
+        boolean handedOn = false;
         try {
             if (partial != null) {
                 if (!complete(in)) {
@@ -56,6 +51,14 @@ public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
             }
             int start = in.readerIndex();
             int end = endOfWholePackets(in);
+            if (end > start && end == in.writerIndex()) {
+                // The read ends with a whole packet, as it usually does: its run takes the read's own reference, in
+                // a plain slice (no retain, no recycled object) bounded to what was read, for the buffer holds stale
+                // bytes beyond.
+                handedOn = true;
+                run(ctx, in.slice(start, end - start));
+                return;
+            }
             if (end > start) {
                 run(ctx, in.retainedSlice(start, end - start));
             }
@@ -66,7 +69,9 @@ public abstract class PacketRunDecoder extends ChannelInboundHandlerAdapter {
                 partial.writeBytes(in);
             }
         } finally {
-            in.release();
+            if (!handedOn) {
+                in.release();
+            }
         }
     }
 

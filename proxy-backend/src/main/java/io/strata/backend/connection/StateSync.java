@@ -60,7 +60,7 @@ public final class StateSync {
                         return c;
                     });
         }
-        if (connection.charset() == null || !charset.equalsIgnoreCase(connection.charset())) {
+        if (!sameCharset(charset, connection.charset())) {
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + charset)))
                     .thenApply(c -> {
                         c.charset(charset);
