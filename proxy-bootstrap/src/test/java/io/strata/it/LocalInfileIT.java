@@ -42,9 +42,43 @@ class LocalInfileIT {
         strata.close();
     }
 
+    /**
+     * TRUNCATE is DDL: InnoDB may refuse it with a deadlock or lock-wait error (1213, 1205) while its background
+     * threads still work on the table a test filled, and its advice is to try again. Any other error, or a third
+     * refusal, fails the test with what the server was running at the time.
+     */
     @BeforeEach
     void empty() throws Exception {
-        Backend.execute("TRUNCATE TABLE loaded");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Backend.execute("TRUNCATE TABLE loaded");
+                return;
+            } catch (SQLException e) {
+                boolean tryAgain = e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
+                if (!tryAgain || attempt == 3) {
+                    throw new SQLException("TRUNCATE TABLE loaded failed (" + e.getErrorCode() + ", attempt " + attempt
+                            + "); the server was running: " + processlist(), e);
+                }
+                System.err.println("LocalInfileIT: TRUNCATE refused (" + e.getMessage() + "), trying again");
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private static String processlist() {
+        try (Connection direct = Backend.direct(); Statement statement = direct.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT ID, USER, COMMAND, TIME, STATE, LEFT(INFO, 80) "
+                     + "FROM information_schema.PROCESSLIST")) {
+            StringBuilder list = new StringBuilder();
+            while (rows.next()) {
+                list.append("\n  ").append(rows.getLong(1)).append(' ').append(rows.getString(2)).append(' ')
+                        .append(rows.getString(3)).append(' ').append(rows.getLong(4)).append("s ")
+                        .append(rows.getString(5)).append(": ").append(rows.getString(6));
+            }
+            return list.toString();
+        } catch (SQLException e) {
+            return "(cannot list: " + e.getMessage() + ")";
+        }
     }
 
     private static boolean relay() {
@@ -141,16 +175,29 @@ class LocalInfileIT {
         }
     }
 
-    /** Kills the backend connection running a LOAD DATA LOCAL as soon as the processlist shows it. */
+    /**
+     * Kills the backend connection running a LOAD DATA LOCAL as soon as the processlist shows it, and returns once
+     * the server is done with it (it rolls back what it loaded first), so the next test starts on a quiet table.
+     */
     private static void killTheLoad() {
         try (Connection direct = Backend.direct(); Statement statement = direct.createStatement()) {
             long deadline = System.nanoTime() + 20_000_000_000L;
+            long killed = -1;
             while (System.nanoTime() < deadline) {
-                try (ResultSet rows = statement.executeQuery("SELECT ID FROM information_schema.PROCESSLIST "
-                        + "WHERE INFO LIKE 'LOAD DATA LOCAL%'")) {
-                    if (rows.next()) {
-                        statement.execute("KILL " + rows.getLong(1));
-                        return;
+                if (killed < 0) {
+                    try (ResultSet rows = statement.executeQuery("SELECT ID FROM information_schema.PROCESSLIST "
+                            + "WHERE INFO LIKE 'LOAD DATA LOCAL%'")) {
+                        if (rows.next()) {
+                            killed = rows.getLong(1);
+                            statement.execute("KILL " + killed);
+                        }
+                    }
+                } else {
+                    try (ResultSet rows = statement.executeQuery("SELECT 1 FROM information_schema.PROCESSLIST "
+                            + "WHERE ID = " + killed)) {
+                        if (!rows.next()) {
+                            return;
+                        }
                     }
                 }
                 Thread.sleep(5);
