@@ -42,7 +42,7 @@ public final class BackendConnector {
         BackendHandshake handshake = new BackendHandshake(dataSource, flavor, result);
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
-                .channel(Transports.socketChannel())
+                .channel(Transport.of(loop).socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, LoopReadBuffer.INSTANCE)
