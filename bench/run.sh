@@ -86,7 +86,6 @@ Setup:
 Environment:
   STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default 0: Netty's
                        choice, 2 x CPUs)
-  STRATA_TRANSPORT     Strata's server.transport: epoll (default), io_uring or nio
   STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; its default is
                        "-XX:+UseG1GC -Xms512m -Xmx2g")
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
@@ -357,7 +356,6 @@ server:
   host: 127.0.0.1
   port: $STRATA_PORT
   workerThreads: ${STRATA_WORKER_THREADS:-0}
-  transport: ${STRATA_TRANSPORT:-epoll}
 users:
   - { name: sbtest, password: sbtest, databases: [sbtest] }
 EOF
@@ -373,7 +371,7 @@ dataSources:
 rules: []
 EOF
 
-    say "Starting Strata on 127.0.0.1:$STRATA_PORT (pool $STRATA_POOL, transport ${STRATA_TRANSPORT:-epoll}, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    say "Starting Strata on 127.0.0.1:$STRATA_PORT (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     if ! "$home/bin/start.sh" -c "$conf" -p "$STRATA_PORT" > "$WORK_DIR/strata-start.log" 2>&1; then
         cat "$WORK_DIR/strata-start.log" >&2
         die "Strata did not start"
@@ -525,7 +523,7 @@ machine_info() {
     echo "HAProxy:   $("$HAPROXY" -v 2>/dev/null | head -n 1)"
     echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
     echo "Java:      $("$JAVA_BIN" -version 2>&1 | head -n 1) ($JAVA_BIN)"
-    echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, transport ${STRATA_TRANSPORT:-epoll}, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
     echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target"

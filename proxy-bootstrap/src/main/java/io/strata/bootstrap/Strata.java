@@ -6,7 +6,7 @@ import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
-import io.strata.backend.connection.Transport;
+import io.strata.backend.connection.Transports;
 import io.strata.bootstrap.metrics.MetricsEndpoint;
 import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
@@ -75,11 +75,6 @@ public final class Strata implements AutoCloseable {
     }
 
     /** The port of the Prometheus endpoint (the actual one for port 0), or -1 when server.metrics is off. */
-    /** The transport the event loops use: the configured one, or the next best where the machine lacks it. */
-    public String transport() {
-        return Transport.of(workers).toString();
-    }
-
     public int metricsPort() {
         return metrics == null ? -1 : metrics.port();
     }
@@ -146,10 +141,9 @@ public final class Strata implements AutoCloseable {
                 database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
             }
             int threads = resolved.server().workerThreads();
-            Transport transport = transport(resolved.server().transport());
-            EventLoopGroup boss = transport.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
+            EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
             ClientLoops clientLoops = new ClientLoops(Runtime.getRuntime().availableProcessors(), boss);
-            EventLoopGroup workers = transport.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"),
+            EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"),
                     clientLoops);
             Backends backends = new Backends(resolved, workers);
             MetricsConfig metricsConfig = resolved.server().metrics();
@@ -168,7 +162,7 @@ public final class Strata implements AutoCloseable {
                 }
                 FrontendServer server = FrontendServer.bind(context, boss, workers, clientLoops);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
-                        resolved.server().host(), server.port(), transport,
+                        resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
                 // Checks start before clients are served, so replicas prove themselves before they get reads.
                 HealthMonitor monitor = HealthMonitor.start(resolved, health);
@@ -195,16 +189,6 @@ public final class Strata implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
             }
-        }
-
-        /** The configured transport, or the next best with a warning saying why (io_uring forbidden, not Linux). */
-        private static Transport transport(String configured) {
-            String unavailable = Transport.unavailable(configured);
-            Transport transport = Transport.configured(configured);
-            if (unavailable != null) {
-                LOG.warn("server.transport is {} but {}: using {}", configured, unavailable, transport);
-            }
-            return transport;
         }
 
         /** A password taken in clear that looks like a mistyped hash: its user's logins would fail with no hint why. */

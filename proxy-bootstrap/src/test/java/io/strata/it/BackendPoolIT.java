@@ -5,7 +5,7 @@ import io.netty.channel.EventLoopGroup;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendConnector;
 import io.strata.backend.connection.BackendPool;
-import io.strata.backend.connection.Transport;
+import io.strata.backend.connection.Transports;
 import io.strata.config.DataSourceConfig;
 import io.strata.protocol.Capabilities;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +37,7 @@ class BackendPoolIT {
 
     @BeforeEach
     void startLoops() {
-        loops = Transport.configured(StrataFixture.transport()).eventLoopGroup(2, Thread.ofPlatform().name("pool-it-", 0).factory());
+        loops = Transports.eventLoopGroup(2, Thread.ofPlatform().name("pool-it-", 0).factory());
         clientLoop = loops.next();
         otherLoop = loops.next();
     }

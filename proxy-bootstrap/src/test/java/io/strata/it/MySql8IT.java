@@ -58,8 +58,7 @@ class MySql8IT {
                 + mysql.getMappedPort(3306) + "/shop", "strata", "strata-pw", Map.of("maximumPoolSize", 4));
         StrataConfig config = new StrataConfig(new ServerConfig("127.0.0.1", 0,
                 List.of(new UserConfig("root", "root", List.of("*"))), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2,
-                StrataFixture.executor()).withTransport(StrataFixture.transport()),
-                Map.of("shop", new DatabaseConfig("shop", Map.of("ds_0", ds), List.of())));
+                StrataFixture.executor()), Map.of("shop", new DatabaseConfig("shop", Map.of("ds_0", ds), List.of())));
         try (Strata strata = Strata.builder().config(config).start();
              Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + strata.port()
                      + "/shop?sslMode=DISABLED", "root", "root");

@@ -1,6 +1,5 @@
 package io.strata.it;
 
-import io.strata.backend.connection.Transport;
 import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
 import io.strata.config.DataSourceConfig;
@@ -31,11 +30,6 @@ final class StrataFixture implements AutoCloseable {
 
     private StrataFixture(Strata strata) {
         this.strata = strata;
-        String wanted = transport();
-        if (!strata.transport().equals(wanted) && Transport.unavailable(wanted) == null) {
-            strata.close();
-            throw new IllegalStateException("Strata runs on " + strata.transport() + ", not " + wanted);
-        }
     }
 
     static StrataFixture start() {
@@ -65,8 +59,7 @@ final class StrataFixture implements AutoCloseable {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
                 new UserConfig("root", "root", List.of("*")),
                 new UserConfig("app", "app", List.of("it")),
-                new UserConfig("ops", OPS_PASSWORD_HASH, List.of("it"))), authPlugin, 1L << 30, 2, executor())
-                .withTransport(transport());
+                new UserConfig("ops", OPS_PASSWORD_HASH, List.of("it"))), authPlugin, 1L << 30, 2, executor());
         Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
         pool.putAll(poolProps);
         DataSourceConfig ds = DataSourceConfig.of("ds_0", backend.jdbcUrl(Backend.SCHEMA), backendUser, backendUser,
@@ -78,11 +71,6 @@ final class StrataFixture implements AutoCloseable {
     /** The executor under test: the build runs the executor-neutral suites once per executor. */
     static String executor() {
         return System.getProperty("strata.it.executor", ServerConfig.RELAY);
-    }
-
-    /** The transport under test: epoll, and io_uring in a third run of the relay suites. */
-    static String transport() {
-        return System.getProperty("strata.it.transport", ServerConfig.EPOLL);
     }
 
     int port() {

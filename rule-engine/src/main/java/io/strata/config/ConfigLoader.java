@@ -31,7 +31,7 @@ public final class ConfigLoader {
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
-                    "metrics", "transport");
+                    "metrics");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -78,8 +78,7 @@ public final class ConfigLoader {
                 server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE),
                 server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY),
                 tls(server, file),
-                metrics(server),
-                server.oneOf("transport", ServerConfig.TRANSPORTS, ServerConfig.EPOLL));
+                metrics(server));
     }
 
     private static MetricsConfig metrics(YamlMap server) {

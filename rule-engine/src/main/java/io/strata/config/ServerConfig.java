@@ -16,21 +16,13 @@ import java.util.Optional;
  * @param executor         how statements reach the backends: {@code relay} (native connections, the backend's own
  *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
  * @param metrics          the Prometheus endpoint ({@link MetricsConfig#DISABLED} when off)
- * @param transport        how the event loops do socket I/O: {@code epoll} (Linux's epoll, NIO elsewhere),
- *                         {@code io_uring} (Linux's io_uring, where the kernel allows it) or {@code nio}
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                           int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
-                           String transport) {
+                           int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
     public static final List<String> EXECUTORS = List.of(RELAY, JDBC);
-
-    public static final String EPOLL = "epoll";
-    public static final String IO_URING = "io_uring";
-    public static final String NIO = "nio";
-    public static final List<String> TRANSPORTS = List.of(EPOLL, IO_URING, NIO);
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 3307;
@@ -52,14 +44,6 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
-        if (!TRANSPORTS.contains(transport)) {
-            throw new IllegalArgumentException("transport must be one of " + TRANSPORTS + ", got " + transport);
-        }
-    }
-
-    public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                        int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics) {
-        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls, metrics, EPOLL);
     }
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
@@ -81,32 +65,27 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig withPort(int port) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
+                metrics);
     }
 
     public ServerConfig withExecutor(String executor) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
+                metrics);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
+                metrics);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
+                metrics);
     }
 
     public ServerConfig withMetrics(MetricsConfig metrics) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
-    }
-
-    public ServerConfig withTransport(String transport) {
-        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, transport);
+                metrics);
     }
 
     public boolean jdbcExecutor() {

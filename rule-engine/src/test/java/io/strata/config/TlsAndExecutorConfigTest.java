@@ -26,7 +26,6 @@ class TlsAndExecutorConfigTest {
         ServerConfig config = load("{ port: 3307 }");
         assertFalse(config.tls().enabled());
         assertEquals(ServerConfig.RELAY, config.executor());
-        assertEquals(ServerConfig.EPOLL, config.transport());
     }
 
     @Test
@@ -70,13 +69,5 @@ class TlsAndExecutorConfigTest {
         assertEquals(ServerConfig.JDBC, load("{ executor: jdbc }").executor());
         ConfigFiles.assertRejected(dir, "server.yaml", "server: { executor: turbo }\n" + USERS,
                 ConfigLoader::loadServer, "executor", "relay");
-    }
-
-    @Test
-    void theTransportIsEpollIoUringOrNio() {
-        assertEquals(ServerConfig.IO_URING, load("{ transport: io_uring }").transport());
-        assertEquals(ServerConfig.NIO, load("{ transport: nio }").transport());
-        ConfigFiles.assertRejected(dir, "server.yaml", "server: { transport: kqueue }\n" + USERS,
-                ConfigLoader::loadServer, "server.transport", "epoll, io_uring, nio");
     }
 }

@@ -42,7 +42,7 @@ public final class BackendConnector {
         BackendHandshake handshake = new BackendHandshake(dataSource, flavor, result);
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
-                .channel(Transport.of(loop).socketChannel())
+                .channel(Transports.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, LoopReadBuffer.INSTANCE)

@@ -4,7 +4,6 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.strata.config.ServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 /** Where new clients land: few share the first loops, many spread over all of them. */
 class ClientLoopsTest {
 
-    private final EventLoopGroup acceptor = Transport.configured(ServerConfig.EPOLL).eventLoopGroup(1, new DefaultThreadFactory("test-accept"));
+    private final EventLoopGroup acceptor = Transports.eventLoopGroup(1, new DefaultThreadFactory("test-accept"));
     private final ClientLoops clientLoops = new ClientLoops(2, acceptor);
-    private final EventLoopGroup workers = Transport.configured(ServerConfig.EPOLL).eventLoopGroup(4, new DefaultThreadFactory("test-io"),
+    private final EventLoopGroup workers = Transports.eventLoopGroup(4, new DefaultThreadFactory("test-io"),
             clientLoops);
     private final List<EventExecutor> order = new ArrayList<>();
 

@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.connection.LoopReadBuffer;
-import io.strata.backend.connection.Transport;
+import io.strata.backend.connection.Transports;
 
 /** The listening socket: accepts clients on the shared event loops (the backend connections use the same loops). */
 public final class FrontendServer implements AutoCloseable {
@@ -27,7 +27,7 @@ public final class FrontendServer implements AutoCloseable {
                                       ClientLoops clientLoops) throws InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(Transport.of(boss).serverSocketChannel())
+                .channel(Transports.serverSocketChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
