@@ -35,6 +35,7 @@ IGNORE_ERRORS="1213,1205,1020"
 
 MODE=quick
 OPT_TIME=""
+ROUNDS=1
 OPT_WARMUP=""
 OPT_TARGETS=""
 OPT_WORKLOADS=""
@@ -64,6 +65,9 @@ Profiles:
 
 Narrowing or changing the matrix (comma- or space-separated lists):
   --time SECONDS       seconds per cell (sysbench --time)
+  --rounds N           run every cell N times, the targets back to back in a rotated
+                       order each round (each target first once in N = targets rounds);
+                       QPS and CPU are the rounds' means, p95 their median (default 1)
   --warmup SECONDS     unrecorded oltp_read_write run through each target before the
                        matrix (split over the ps modes), so the JIT and the buffer pool
                        are warm (quick 6, full 20; 0 = none)
@@ -101,6 +105,7 @@ parse_args() {
             --quick) MODE=quick ;;
             --full) MODE=full ;;
             --time) need_value "$@"; OPT_TIME=$2; shift ;;
+            --rounds) need_value "$@"; ROUNDS=$2; shift ;;
             --warmup) need_value "$@"; OPT_WARMUP=$2; shift ;;
             --targets) need_value "$@"; OPT_TARGETS=$(split_list "$2"); shift ;;
             --workloads) need_value "$@"; OPT_WORKLOADS=$(split_list "$2"); shift ;;
@@ -136,10 +141,11 @@ parse_args() {
     TABLE_SIZE=${OPT_TABLE_SIZE:-$TABLE_SIZE}
 
     local n t
-    for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" $THREADS; do
+    for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" "$ROUNDS" $THREADS; do
         case "$n" in ''|*[!0-9]*) die "expected a whole number, got '$n'" ;; esac
     done
     [ "$CELL_TIME" -ge 1 ] || die "--time must be at least 1"
+    [ "$ROUNDS" -ge 1 ] || die "--rounds must be at least 1"
     [ "$TABLES" -ge 1 ] && [ "$TABLE_SIZE" -ge 1 ] || die "--tables and --table-size must be at least 1"
     [ "$BASE_PORT" -ge 1024 ] && [ "$BASE_PORT" -le 65533 ] || die "--base-port must be in 1024..65533"
     for t in $THREADS; do [ "$t" -ge 1 ] || die "thread counts must be at least 1"; done
@@ -471,8 +477,9 @@ warm_up_with() {
 
 # Runs one cell and sets R_* to its results. Never exits on a failed sysbench.
 run_cell() {
-    local workload=$1 ps=$2 threads=$3 target=$4
+    local workload=$1 ps=$2 threads=$3 target=$4 round=$5
     local log="$WORK_DIR/cells/$workload-$ps-$threads-$target.log"
+    [ "$ROUNDS" -gt 1 ] && log="${log%.log}-r$round.log"
     local pid db0 db1 p0 p1 rc=0
     pid=$(cpu_pid_of "$target")
     R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QPC="" R_QUERIES=0
@@ -503,6 +510,72 @@ run_cell() {
     R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
 }
 
+# The targets, turned left by $1 places: round r of a cell starts with the r-th target, so
+# that over as many rounds as targets none always runs right after the same other one.
+rotated() {
+    local by=$1 n j
+    shift
+    local list=("$@")
+    n=${#list[@]}
+    for ((j = 0; j < n; j++)); do
+        echo "${list[$(((j + by) % n))]}"
+    done
+}
+
+# The median of the numbers given (blank ones skipped); blank when none.
+median() {
+    printf '%s\n' "$@" | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END {
+        if (n == 0) exit
+        if (n % 2) printf "%s", v[(n + 1) / 2]; else printf "%.2f", (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+# Runs one cell (workload, ps mode, threads) through every target, ROUNDS times, and records
+# per target the rounds' mean QPS and CPU seconds, the median p95, all errors, and queries
+# per CPU-second over all rounds. A round that fails fails the target's cell.
+run_rounds() {
+    local w=$1 ps=$2 t=$3 r target key
+    local -A qps queries cpu dbcpu errors p95s status note
+    for target in $TARGETS; do
+        qps[$target]=0 queries[$target]=0 cpu[$target]=0 dbcpu[$target]=0 errors[$target]=0
+        p95s[$target]="" status[$target]=ok note[$target]=""
+    done
+    for ((r = 1; r <= ROUNDS; r++)); do
+        for target in $(rotated $((r - 1)) $TARGETS); do
+            RUN_NO=$((RUN_NO + 1))
+            run_cell "$w" "$ps" "$t" "$target" "$r"
+            printf '  [%2d/%d] %-18s %-7s %3s thr %-8s%s qps %10s  p95 %7s ms  errors %4s  cpu %6s s  %s\n' \
+                "$RUN_NO" "$RUN_TOTAL" "$w" "$ps" "$t" "$target" "$([ "$ROUNDS" -gt 1 ] && echo " r$r")" \
+                "$R_QPS" "${R_P95:--}" "$R_ERRORS" "${R_CPU:--}" "$R_STATUS${R_NOTE:+: $R_NOTE}"
+            if [ "$R_STATUS" != ok ] && [ "${status[$target]}" = ok ]; then
+                status[$target]=$R_STATUS
+                note[$target]=$R_NOTE
+                [ "$ROUNDS" -gt 1 ] && note[$target]="round $r: $R_NOTE"
+            fi
+            qps[$target]=$(awk -v a="${qps[$target]}" -v b="$R_QPS" 'BEGIN { print a + b }')
+            queries[$target]=$(( ${queries[$target]} + ${R_QUERIES:-0} ))
+            cpu[$target]=$(awk -v a="${cpu[$target]}" -v b="${R_CPU:-0}" 'BEGIN { print a + b }')
+            dbcpu[$target]=$(awk -v a="${dbcpu[$target]}" -v b="${R_DBCPU:-0}" 'BEGIN { print a + b }')
+            errors[$target]=$(( ${errors[$target]} + R_ERRORS ))
+            p95s[$target]="${p95s[$target]} $R_P95"
+        done
+    done
+    for target in $TARGETS; do
+        key="$w|$ps|$t|$target"
+        CELLS+=("$key")
+        RES_STATUS[$key]=${status[$target]} RES_NOTE[$key]=${note[$target]} RES_ERR[$key]=${errors[$target]}
+        RES_CPU[$key]=$(awk -v c="${cpu[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", c / n }')
+        RES_DBCPU[$key]=$(awk -v c="${dbcpu[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", c / n }')
+        if [ "${status[$target]}" = ok ]; then
+            RES_QPS[$key]=$(awk -v q="${qps[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", q / n }')
+            RES_P95[$key]=$(median ${p95s[$target]})
+            RES_QPC[$key]=$(awk -v q="${queries[$target]}" -v c="${cpu[$target]}" \
+                'BEGIN { if (c > 0) printf "%.0f", q / c }')
+        else
+            RES_QPS[$key]=0 RES_P95[$key]="" RES_QPC[$key]=""
+        fi
+    done
+}
+
 # ---- report ---------------------------------------------------------------------------
 
 declare -A RES_QPS RES_P95 RES_ERR RES_CPU RES_DBCPU RES_QPC RES_STATUS RES_NOTE
@@ -526,7 +599,7 @@ machine_info() {
     echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
-    echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target"
+    echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target$([ "$ROUNDS" -gt 1 ] && echo "; $ROUNDS rounds per cell, targets rotated (QPS, CPU: means; p95: median)")"
 }
 
 print_table() {
@@ -561,8 +634,9 @@ save_failure_logs() {
         [ "${RES_STATUS[$key]}" = ok ] && continue
         IFS='|' read -r w ps t target <<< "$key"
         mkdir -p "$dir"
-        log="$WORK_DIR/cells/$w-$ps-$t-$target.log"
-        [ -f "$log" ] && cp "$log" "$dir/"
+        for log in "$WORK_DIR/cells/$w-$ps-$t-$target".log "$WORK_DIR/cells/$w-$ps-$t-$target"-r*.log; do
+            [ -f "$log" ] && cp "$log" "$dir/"
+        done
         [ "$target" = strata ] && strata_failed=1
     done
     if [ "$strata_failed" -eq 1 ] && [ -n "${STRATA_HOME:-}" ]; then
@@ -614,26 +688,15 @@ main() {
     prepare_data
     warm_up
 
-    local n_w n_p n_t n_g total i=0 w ps t target key
+    local n_w n_p n_t n_g w ps t
     n_w=$(wc -w <<< "$WORKLOADS"); n_p=$(wc -w <<< "$PS_MODES")
     n_t=$(wc -w <<< "$THREADS"); n_g=$(wc -w <<< "$TARGETS")
-    total=$((n_w * n_p * n_t * n_g))
-    say "Running $total cells of ${CELL_TIME} s (about $(( total * (CELL_TIME + 1) / 60 + 1 )) min)"
+    RUN_TOTAL=$((n_w * n_p * n_t * n_g * ROUNDS)) RUN_NO=0
+    say "Running $RUN_TOTAL cells of ${CELL_TIME} s (about $(( RUN_TOTAL * (CELL_TIME + 1) / 60 + 1 )) min)"
     for w in $WORKLOADS; do
         for ps in $PS_MODES; do
             for t in $THREADS; do
-                for target in $TARGETS; do
-                    i=$((i + 1))
-                    key="$w|$ps|$t|$target"
-                    run_cell "$w" "$ps" "$t" "$target"
-                    CELLS+=("$key")
-                    RES_QPS[$key]=$R_QPS RES_P95[$key]=$R_P95 RES_ERR[$key]=$R_ERRORS
-                    RES_CPU[$key]=$R_CPU RES_DBCPU[$key]=$R_DBCPU RES_QPC[$key]=$R_QPC
-                    RES_STATUS[$key]=$R_STATUS RES_NOTE[$key]=$R_NOTE
-                    printf '  [%2d/%d] %-18s %-7s %3s thr %-8s qps %10s  p95 %7s ms  errors %4s  cpu %6s s  %s\n' \
-                        "$i" "$total" "$w" "$ps" "$t" "$target" "$R_QPS" "${R_P95:--}" "$R_ERRORS" \
-                        "${R_CPU:--}" "$R_STATUS${R_NOTE:+: $R_NOTE}"
-                done
+                run_rounds "$w" "$ps" "$t"
             done
         done
     done
