@@ -35,14 +35,8 @@ final class Backend {
         return server().connect(SCHEMA, "checker", "checker");
     }
 
-    private static boolean allTypes;
-
-    /** The table with one column of every MySQL type, created once per JVM. */
-    static synchronized void allTypesTable() throws SQLException {
-        if (allTypes) {
-            return;
-        }
-        execute("DROP TABLE IF EXISTS all_types", """
+    /** A table with one column of every MySQL type and two rows (extremes, zeros): MariaDB and MySQL 8 take it alike. */
+    static final String[] ALL_TYPES = {"DROP TABLE IF EXISTS all_types", """
                 CREATE TABLE all_types (
                   id INT PRIMARY KEY, t TINYINT, tu TINYINT UNSIGNED, s SMALLINT, su SMALLINT UNSIGNED,
                   m MEDIUMINT, i INT, iu INT UNSIGNED, b BIGINT, bu BIGINT UNSIGNED, d DECIMAL(30,10),
@@ -58,7 +52,16 @@ final class Backend {
                  'abc', 'héllo wörld', '😀 four-byte utf8mb4 ✓', X'00FF10E0', X'DEADBEEF00', X'000102FF',
                  b'101010101010', 'b', 'x,z', '{"k": [1, 2.5, "v", null]}', NULL),
                 (2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '1000-01-01', '00:00:00', '1000-01-01 00:00:00',
-                 NULL, 1901, '', '', '', X'00000000', X'', X'', b'0', 'a', '', '[]', NULL)""");
+                 NULL, 1901, '', '', '', X'00000000', X'', X'', b'0', 'a', '', '[]', NULL)"""};
+
+    private static boolean allTypes;
+
+    /** The table with one column of every MySQL type, created once per JVM. */
+    static synchronized void allTypesTable() throws SQLException {
+        if (allTypes) {
+            return;
+        }
+        execute(ALL_TYPES);
         allTypes = true;
     }
 

@@ -134,6 +134,7 @@ final class DataSourceCheck implements AutoCloseable {
         props.setProperty("password", own ? dataSource.password() : watch.check().password());
         props.setProperty("connectTimeout", String.valueOf(watch.check().timeoutMillis()));
         props.setProperty("socketTimeout", String.valueOf(watch.check().timeoutMillis()));
+        props.setProperty("allowPublicKeyRetrieval", "true"); // a caching_sha2_password account without TLS
         String host = dataSource.host().contains(":") ? "[" + dataSource.host() + "]" : dataSource.host();
         // No schema: the monitor account needs no rights on the data, and a dropped schema is not a dead server.
         connection = DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/", props);

@@ -72,14 +72,17 @@ public final class JdbcDataSources implements AutoCloseable {
      * useServerPrepStmts; Strata runs text statements unprepared either way), at most 128 per connection as the
      * relay's: max_prepared_stmt_count is one limit for the whole server. Executes always bring their column
      * definitions (enableSkipMeta off): a statement prepared for one session serves others, whose
-     * character_set_results may differ, and the server describes columns in it.
+     * character_set_results may differ, and the server describes columns in it. A caching_sha2_password account
+     * (MySQL 8's default) may log in without TLS: the driver then asks the server for its RSA key, as the relay's
+     * own handshake does.
      */
     static String mariadbUrl(DataSourceConfig dataSource) {
         String schema = dataSource.schema().isEmpty() ? "" : dataSource.schema();
         return "jdbc:mariadb://" + (dataSource.host().contains(":") ? "[" + dataSource.host() + "]"
                 : dataSource.host()) + ":" + dataSource.port() + "/" + schema
                 + "?allowMultiQueries=true&useResetConnection=true&allowLocalInfile=false"
-                + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false";
+                + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false"
+                + "&allowPublicKeyRetrieval=true";
     }
 
     /** The tracked session variables each pooled connection holds. */
