@@ -187,6 +187,49 @@ class MySql8IT {
         }
     }
 
+    /**
+     * caching_sha2_password's fast path needs the server's cache of the account; FLUSH PRIVILEGES empties it. Every
+     * backend connection Strata opens after that is a full authentication again, over plain TCP with the server's RSA
+     * key, on either executor (the JDBC one through MariaDB Connector/J, which must be allowed to ask for the key).
+     */
+    @Test
+    void newBackendLoginsAfterTheServerForgotItsAuthCache() throws Exception {
+        try (Connection c = Driver.MARIADB.connect(strata.port(), SCHEMA, "root", "root", new Properties());
+             Statement st = c.createStatement()) {
+            forgetLoginsAndKillStrataConnections();
+            SQLException failed = null;
+            for (int attempt = 0; attempt < 4; attempt++) { // a killed connection may fail a statement
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM all_types")) {
+                    assertTrue(rs.next());
+                    assertEquals(2, rs.getInt(1));
+                    failed = null;
+                    break;
+                } catch (SQLException e) {
+                    failed = e;
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+        }
+    }
+
+    private static void forgetLoginsAndKillStrataConnections() throws SQLException {
+        try (Connection admin = connect(SCHEMA, "checker", "checker"); Statement st = admin.createStatement()) {
+            st.execute("FLUSH PRIVILEGES");
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT id FROM information_schema.processlist WHERE user = 'strata'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                st.execute("KILL " + id);
+            }
+        }
+    }
+
     /** Strata's greeting names the backend's version, so drivers take MySQL 8 paths. */
     @Test
     void clientsSeeMySqlsVersion() throws IOException {
