@@ -482,7 +482,7 @@ run_cell() {
     [ "$ROUNDS" -gt 1 ] && log="${log%.log}-r$round.log"
     local pid db0 db1 p0 p1 rc=0
     pid=$(cpu_pid_of "$target")
-    R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QPC="" R_QUERIES=0
+    R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QUERIES=0
 
     if ! is_alive "$pid"; then
         R_STATUS=FAILED R_NOTE="$(cpu_name_of "$target") process (pid $pid) is gone"
@@ -507,7 +507,6 @@ run_cell() {
     rec=$(awk '/reconnects:/ { print $2; exit }' "$log")
     R_ERRORS=$(( ${ign:-0} + ${rec:-0} ))
     judge_sysbench_log "$log" "$rc" "$ps" "$CELL_TIME" || return 0
-    R_QPC=$(awk -v q="$R_QUERIES" -v c="$R_CPU" 'BEGIN { if (c > 0) printf "%.0f", q / c }')
 }
 
 # The targets, turned left by $1 places: round r of a cell starts with the r-th target, so

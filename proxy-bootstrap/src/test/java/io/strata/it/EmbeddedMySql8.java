@@ -7,9 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,10 +21,10 @@ import java.util.stream.Stream;
  * directory, on a free port, and removed on close. Users are made at start-up by an init file, so no password-less
  * root login is needed:
  * <ul>
- *   <li>{@code admin}/{@code admin} (mysql_native_password, every privilege): for the tests' own setup;</li>
  *   <li>{@code strata}/{@code strata-pw} (caching_sha2_password, MySQL 8's default): the user Strata logs in as, so
  *       its first login is a full authentication over plain TCP, with the server's RSA key;</li>
- *   <li>{@code checker}/{@code checker} (mysql_native_password): the raw client's user, reading MySQL's own bytes.</li>
+ *   <li>{@code checker}/{@code checker} (mysql_native_password, every privilege): the tests' own user, and the raw
+ *       client's, reading MySQL's own bytes.</li>
  * </ul>
  */
 final class EmbeddedMySql8 implements AutoCloseable {
@@ -60,8 +58,6 @@ final class EmbeddedMySql8 implements AutoCloseable {
             unpack(home);
             Path init = home.resolve("init.sql");
             Files.writeString(init, String.join("\n",
-                    "CREATE USER 'admin'@'%' IDENTIFIED WITH mysql_native_password BY 'admin';",
-                    "GRANT ALL PRIVILEGES ON *.* TO 'admin'@'%' WITH GRANT OPTION;",
                     "CREATE USER 'strata'@'%' IDENTIFIED WITH caching_sha2_password BY 'strata-pw';",
                     "GRANT ALL PRIVILEGES ON *.* TO 'strata'@'%';",
                     "CREATE USER 'checker'@'%' IDENTIFIED WITH mysql_native_password BY 'checker';",
@@ -97,24 +93,6 @@ final class EmbeddedMySql8 implements AutoCloseable {
         return port;
     }
 
-    Connection connect(String schema, String user, String password) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", user);
-        props.setProperty("password", password);
-        props.setProperty("sslMode", "DISABLED");
-        props.setProperty("allowPublicKeyRetrieval", "true");
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/" + schema, props);
-    }
-
-    /** Runs statements as {@code admin}. */
-    void execute(String schema, String... statements) throws SQLException {
-        try (Connection c = connect(schema, "admin", "admin"); Statement st = c.createStatement()) {
-            for (String sql : statements) {
-                st.execute(sql);
-            }
-        }
-    }
-
     @Override
     public void close() {
         process.destroy(); // SIGTERM: mysqld shuts down cleanly
@@ -136,7 +114,7 @@ final class EmbeddedMySql8 implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("mysqld exited with code " + process.exitValue());
             }
-            try (Connection c = connect("", "admin", "admin")) {
+            try (Connection c = StrataFixture.Driver.MYSQL.connect(port, "", "checker", "checker", new Properties())) {
                 return;
             } catch (SQLException e) {
                 last = e; // not listening yet, or still running its init file

@@ -7,7 +7,6 @@ import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 import io.strata.it.StrataFixture.Driver;
-import io.strata.protocol.Capabilities;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +25,6 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -163,7 +161,7 @@ class MySql8IT {
     @ParameterizedTest(name = "deprecateEof={0}")
     @ValueSource(booleans = {true, false})
     void textResultsAreByteIdenticalToMySql8(boolean deprecateEof) throws IOException {
-        int caps = deprecateEof ? RawClient.CAPABILITIES : RawClient.CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+        int caps = RawClient.capabilities(deprecateEof);
         assertSameResponse(caps, "SELECT * FROM all_types ORDER BY id");
         assertSameResponse(caps, "SELECT 1/0, NULL, 'x' AS alias, CAST(1 AS UNSIGNED), 1.5e300");
         assertSameResponse(caps, "SELECT * FROM no_such_table");
@@ -179,9 +177,9 @@ class MySql8IT {
             // The first packet holds each side's own statement id; the parameter definition (one) and the columns'
             // follow. The JDBC executor's parameter definition is MariaDB's form (see the README's Executors).
             int from = ServerConfig.RELAY.equals(StrataFixture.executor()) ? 1 : 2;
-            assertSamePackets(directPrepare.subList(from, directPrepare.size()),
+            PreparedStatementIT.assertSamePackets(directPrepare.subList(from, directPrepare.size()),
                     proxiedPrepare.subList(from, proxiedPrepare.size()), "prepare");
-            assertSamePackets(PreparedStatementIT.execute(direct, PreparedStatementIT.statementId(directPrepare), 1),
+            PreparedStatementIT.assertSamePackets(PreparedStatementIT.execute(direct, PreparedStatementIT.statementId(directPrepare), 1),
                     PreparedStatementIT.execute(proxied, PreparedStatementIT.statementId(proxiedPrepare), 1),
                     "execute");
         }
@@ -242,15 +240,7 @@ class MySql8IT {
 
     private static void assertSameResponse(int caps, String sql) throws IOException {
         try (RawClient direct = direct(caps); RawClient proxied = proxied(caps)) {
-            assertSamePackets(direct.query(sql), proxied.query(sql), sql);
-        }
-    }
-
-    private static void assertSamePackets(List<byte[]> expected, List<byte[]> actual, String what) {
-        assertEquals(expected.size(), actual.size(), what + ": packets");
-        for (int i = 0; i < expected.size(); i++) {
-            assertEquals(HexFormat.of().formatHex(expected.get(i)), HexFormat.of().formatHex(actual.get(i)),
-                    what + ": packet " + i);
+            PreparedStatementIT.assertSamePackets(direct.query(sql), proxied.query(sql), sql);
         }
     }
 

@@ -2,7 +2,6 @@ package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
 import io.strata.it.StrataFixture.Driver;
-import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -313,7 +312,7 @@ class PreparedStatementIT {
     @ParameterizedTest(name = "deprecateEof={0}")
     @ValueSource(booleans = {true, false})
     void cursorResponsesAreByteIdenticalToMariaDb(boolean deprecateEof) throws IOException {
-        int caps = deprecateEof ? RawClient.CAPABILITIES : RawClient.CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+        int caps = RawClient.capabilities(deprecateEof);
         String sql = "SELECT id, v FROM ps_rows WHERE id <= ? ORDER BY id";
         try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA,
                 caps);
@@ -331,7 +330,7 @@ class PreparedStatementIT {
 
     private static final int CURSOR_READ_ONLY = 1;
 
-    private static void assertSamePackets(List<byte[]> expected, List<byte[]> actual, String what) {
+    static void assertSamePackets(List<byte[]> expected, List<byte[]> actual, String what) {
         assertEquals(expected.size(), actual.size(), what + ": packets");
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(HexFormat.of().formatHex(expected.get(i)), HexFormat.of().formatHex(actual.get(i)),

@@ -1,7 +1,6 @@
 package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
-import io.strata.protocol.Capabilities;
 import io.strata.config.ServerConfig;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +47,7 @@ class ProtocolIT {
     @ParameterizedTest(name = "deprecateEof={0}")
     @ValueSource(booleans = {true, false})
     void everyColumnTypeIsByteIdenticalToMariaDb(boolean deprecateEof) throws IOException {
-        int caps = deprecateEof ? RawClient.CAPABILITIES : RawClient.CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+        int caps = RawClient.capabilities(deprecateEof);
         assertSameResponse(caps, "SELECT * FROM all_types ORDER BY id");
         assertSameResponse(caps, "SELECT 1/0, NULL, 'x' AS alias, CAST(1 AS UNSIGNED), 1.5e300");
     }

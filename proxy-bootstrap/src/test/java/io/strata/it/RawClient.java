@@ -28,6 +28,11 @@ final class RawClient implements AutoCloseable {
 
     static final int CAPABILITIES = Capabilities.BACKEND_BASE | Capabilities.CLIENT_DEPRECATE_EOF;
 
+    /** {@link #CAPABILITIES}, with or without CLIENT_DEPRECATE_EOF (result sets then end with an EOF packet). */
+    static int capabilities(boolean deprecateEof) {
+        return deprecateEof ? CAPABILITIES : CAPABILITIES & ~Capabilities.CLIENT_DEPRECATE_EOF;
+    }
+
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
