@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -32,6 +34,8 @@ final class EmbeddedMySql8 implements AutoCloseable {
     /** The server's archive inside the jar: bin/mysqld (with the OpenSSL libraries it links) and share/. */
     private static final String ARCHIVE = "mysql-Linux-amd64.tar.gz";
     private static final long START_TIMEOUT_MILLIS = 180_000;
+    private static final Pattern MISSING_LIBRARY =
+            Pattern.compile("error while loading shared libraries: ([^:\\s]+)");
 
     private final Process process;
     private final Path home;
@@ -56,6 +60,7 @@ final class EmbeddedMySql8 implements AutoCloseable {
         try {
             home = Files.createTempDirectory("strata-mysql8-");
             unpack(home);
+            checkLibraries(home);
             Path init = home.resolve("init.sql");
             Files.writeString(init, String.join("\n",
                     "CREATE USER 'strata'@'%' IDENTIFIED WITH caching_sha2_password BY 'strata-pw';",
@@ -77,6 +82,9 @@ final class EmbeddedMySql8 implements AutoCloseable {
             EmbeddedMySql8 server = new EmbeddedMySql8(process, home, port);
             server.awaitReady();
             return server;
+        } catch (MissingLibrary e) {
+            delete(home);
+            throw e;
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (process != null) {
                 process.destroyForcibly().onExit().join(); // gone before its folder goes
@@ -140,6 +148,30 @@ final class EmbeddedMySql8 implements AutoCloseable {
             throw new IOException("tar xzf " + ARCHIVE + " failed: " + out);
         }
         Files.delete(archive);
+    }
+
+    /**
+     * The binaries link shared libraries a machine may lack (libaio, libnuma: Debian's {@code libaio1} and
+     * {@code libnuma1}); {@code mysqld --version} runs only the dynamic loader's part, so a missing one is told apart
+     * from a server that fails.
+     */
+    private static void checkLibraries(Path home) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(home.resolve("bin/mysqld").toString(), "--version")
+                .redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes());
+        process.waitFor();
+        Matcher missing = MISSING_LIBRARY.matcher(out);
+        if (missing.find()) {
+            throw new MissingLibrary(missing.group(1));
+        }
+    }
+
+    /** The machine lacks a shared library the packaged mysqld needs: this server cannot run here. */
+    static final class MissingLibrary extends IllegalStateException {
+        MissingLibrary(String library) {
+            super("the packaged mysqld needs " + library + ", which this machine lacks (on Debian: apt-get install "
+                    + "libaio1 libnuma1)");
+        }
     }
 
     /** Runs mysqld to its end (initializing the data directory) and fails with its output if it fails. */
