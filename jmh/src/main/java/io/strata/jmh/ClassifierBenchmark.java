@@ -1,5 +1,7 @@
 package io.strata.jmh;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RuleChain;
 import io.strata.rule.StatementContext;
@@ -16,9 +18,11 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code classify}: the statements of sysbench's oltp_read_write as text with literals, as sysbench sends
  *       them with {@code --db-ps-mode=disable} (how the README runs it against Strata);</li>
+ *   <li>{@code decode}: the statement's text made a String from its COM_QUERY payload in a direct buffer, as
+ *       {@code CommandHandler.query} does before classifying (the price of a classifier reading Strings instead of
+ *       the packet's bytes);</li>
  *   <li>{@code route}: the empty chain, with the {@link StatementContext} the command handler builds per statement.</li>
  * </ul>
  */
@@ -69,6 +76,25 @@ public class ClassifierBenchmark {
         }
     }
 
+    /** The statement as a client's COM_QUERY payload (command byte, then the text), in a direct buffer. */
+    @State(Scope.Thread)
+    public static class Payload {
+        @Param({"point_select", "insert"})
+        String statement;
+        ByteBuf payload;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            byte[] text = STATEMENTS.get(statement).getBytes(StandardCharsets.UTF_8);
+            payload = Unpooled.directBuffer(text.length + 1).writeByte(0x03).writeBytes(text);
+        }
+
+        @TearDown(Level.Trial)
+        public void release() {
+            payload.release();
+        }
+    }
+
     @State(Scope.Thread)
     public static class EmptyChain {
         RuleChain chain;
@@ -87,6 +113,12 @@ public class ClassifierBenchmark {
     @Benchmark
     public SqlStatementInfo classify(Statement s) {
         return SqlClassifier.classify(s.sql);
+    }
+
+    @Benchmark
+    public String decode(Payload p) {
+        ByteBuf payload = p.payload;
+        return payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8);
     }
 
     @Benchmark
