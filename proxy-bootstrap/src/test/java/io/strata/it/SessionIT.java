@@ -103,6 +103,35 @@ class SessionIT {
         }
     }
 
+    /**
+     * What a procedure leaves on its server session cannot be seen from the CALL: it pins the session, which then
+     * finds its temporary table and variables, and nobody else does.
+     */
+    @Test
+    void aProcedureCallPinsTheSessionAndItsStateIsResetBeforeReuse() throws Exception {
+        Backend.execute("DROP PROCEDURE IF EXISTS make_state", """
+                CREATE PROCEDURE make_state()
+                BEGIN
+                  CREATE TEMPORARY TABLE proc_state (v INT);
+                  INSERT INTO proc_state VALUES (7);
+                  SET @from_proc = 'a-only';
+                END""");
+        start(1, 1000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("CALL make_state()");
+            assertEquals(1040, RawClient.error(b.query("SELECT @from_proc")).errorCode(),
+                    "the pool's only connection stays with a, whose procedure left state on it");
+            assertEquals("7", text(a.query("SELECT v FROM proc_state")));
+            assertEquals("a-only", text(a.query("SELECT @from_proc")));
+        }
+        Thread.sleep(300); // a's goodbye resets its connection and returns it
+        try (RawClient c = client()) {
+            assertEquals(null, text(c.query("SELECT @from_proc")), "c gets a's connection without a's variables");
+            assertEquals(1146, RawClient.error(c.query("SELECT v FROM proc_state")).errorCode(),
+                    "and without its temporary table");
+        }
+    }
+
     @Test
     void trackedVariablesFollowEachSessionOnOneSharedConnection() throws Exception {
         start(1, 5000);

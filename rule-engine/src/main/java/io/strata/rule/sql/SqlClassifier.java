@@ -23,7 +23,12 @@ public final class SqlClassifier {
     /** Functions whose result depends on what ran before on the same server connection, or which take a lock. */
     private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
     private static final Words PINNING_WORDS = new Words("SQL_CALC_FOUND_ROWS");
-    private static final Words PINNING_FIRST = new Words("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA");
+    /**
+     * Statements whose state stays on the server connection. CALL among them: a procedure's body may create a
+     * temporary table or set user or session variables, which Strata cannot see from the call.
+     */
+    private static final Words PINNING_FIRST = new Words("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA",
+            "CALL");
     private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
     /**
      * Functions a replica must not answer: they read what this session did on the primary, take locks, or change

@@ -177,6 +177,8 @@ class SqlClassifierTest {
             "DEALLOCATE PREPARE s",
             "XA START 'x'",
             "HANDLER t OPEN",
+            "CALL make_state()",
+            "call p(1, @out)",
             "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE */",
             "select 1; set @a = 1",
             "use test; select 1",
