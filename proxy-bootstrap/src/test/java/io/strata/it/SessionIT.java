@@ -132,6 +132,19 @@ class SessionIT {
         }
     }
 
+    /** MariaDB's CREATE OR REPLACE TEMPORARY TABLE pins like CREATE TEMPORARY TABLE. */
+    @Test
+    void aTemporaryTableCreatedOrReplacedStaysWithItsSession() throws Exception {
+        start(1, 1000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("CREATE OR REPLACE TEMPORARY TABLE scratch_a (v INT)");
+            a.query("INSERT INTO scratch_a VALUES (3)");
+            assertEquals(1040, RawClient.error(b.query("SELECT COUNT(*) FROM scratch_a")).errorCode(),
+                    "the pool's only connection stays with a, which holds the temporary table");
+            assertEquals("3", text(a.query("SELECT v FROM scratch_a")));
+        }
+    }
+
     @Test
     void trackedVariablesFollowEachSessionOnOneSharedConnection() throws Exception {
         start(1, 5000);

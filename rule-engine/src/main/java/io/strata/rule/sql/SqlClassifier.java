@@ -226,7 +226,7 @@ public final class SqlClassifier {
         if (PINNING_FIRST.has(first)) {
             return true;
         }
-        if (first.equalsIgnoreCase("CREATE") && tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("TEMPORARY")) {
+        if (first.equalsIgnoreCase("CREATE") && isTemporary(tokens)) {
             return true;
         }
         if (first.equalsIgnoreCase("LOCK")
@@ -242,6 +242,13 @@ public final class SqlClassifier {
             }
         }
         return false;
+    }
+
+    /** CREATE [OR REPLACE] TEMPORARY ... (MariaDB's OR REPLACE included). */
+    private static boolean isTemporary(List<String> tokens) {
+        int at = tokens.size() > 2 && tokens.get(1).equalsIgnoreCase("OR") && tokens.get(2).equalsIgnoreCase("REPLACE")
+                ? 3 : 1;
+        return tokens.size() > at && tokens.get(at).equalsIgnoreCase("TEMPORARY");
     }
 
     private static boolean scanPinning(String token, String next) {

@@ -166,6 +166,8 @@ class SqlClassifierTest {
             "SELECT ROW_COUNT()",
             "SELECT SQL_CALC_FOUND_ROWS * FROM t",
             "CREATE TEMPORARY TABLE t (a int)",
+            "CREATE OR REPLACE TEMPORARY TABLE t (a int)",
+            "create or replace temporary table t select 1",
             "LOCK TABLES t WRITE",
             "FLUSH TABLES WITH READ LOCK",
             "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
@@ -225,6 +227,7 @@ class SqlClassifierTest {
             "select found_rows from t",
             "select 1; select 2",
             "create table t (a int)",
+            "CREATE OR REPLACE TABLE t (a int)",
             "select * from t /* @a */",
             "select * from t -- @a"})
     void statementsThatLeaveNoStateOnTheConnectionDoNotPinIt(String sql) {
