@@ -5,6 +5,8 @@ import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -143,6 +146,73 @@ class SessionIT {
                     "the pool's only connection stays with a, which holds the temporary table");
             assertEquals("3", text(a.query("SELECT v FROM scratch_a")));
         }
+    }
+
+    /**
+     * Two sessions insert on one shared connection: a statement reading LAST_INSERT_ID() gets its own session's id,
+     * not the other's (the server's value on that connection).
+     */
+    @Test
+    void lastInsertIdInAStatementIsTheSessionsOwn() throws Exception {
+        parentsAndChildren();
+        start(1, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("INSERT INTO parents (who) VALUES ('a')");
+            String aId = text(a.query("SELECT LAST_INSERT_ID()"));
+            b.query("INSERT INTO parents (who) VALUES ('b')");
+            a.query("INSERT INTO children VALUES (LAST_INSERT_ID(), 'a')");
+            assertEquals(aId, text(a.query("SELECT MAX(parent) FROM children WHERE who = 'a'")));
+            assertEquals(aId, text(a.query("SELECT LAST_INSERT_ID() + 0")), "read by the server, not by Strata");
+        }
+    }
+
+    /** The same with server-side prepared statements, through both drivers. */
+    @ParameterizedTest
+    @EnumSource(StrataFixture.Driver.class)
+    void lastInsertIdInAPreparedStatementIsTheSessionsOwn(StrataFixture.Driver driver) throws Exception {
+        parentsAndChildren();
+        start(1, 5000);
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        String who = driver.name().substring(0, 1).toLowerCase();
+        try (Connection a = strata.connect(driver, "it", "root", "root", props);
+             Connection b = strata.connect(driver, "it", "root", "root", props);
+             java.sql.PreparedStatement parent = a.prepareStatement("INSERT INTO parents (who) VALUES (?)",
+                     Statement.RETURN_GENERATED_KEYS);
+             java.sql.PreparedStatement child = a.prepareStatement("INSERT INTO children VALUES (LAST_INSERT_ID(), ?)");
+             Statement other = b.createStatement(); Statement check = a.createStatement()) {
+            parent.setString(1, who);
+            parent.executeUpdate();
+            long aId;
+            try (ResultSet keys = parent.getGeneratedKeys()) {
+                keys.next();
+                aId = keys.getLong(1);
+            }
+            other.executeUpdate("INSERT INTO parents (who) VALUES ('x')");
+            child.setString(1, who);
+            child.executeUpdate();
+            assertEquals(aId, JdbcIT.queryLong(check, "SELECT MAX(parent) FROM children WHERE who = '" + who + "'"));
+        }
+    }
+
+    /** LAST_INSERT_ID(expr) sets the session's value on its server connection, which then answers for it. */
+    @Test
+    void lastInsertIdSetByAnExpressionStaysTheSessions() throws Exception {
+        parentsAndChildren();
+        start(2, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("INSERT INTO parents (who) VALUES ('a')");
+            assertEquals("42", text(a.query("SELECT LAST_INSERT_ID(42)")));
+            b.query("INSERT INTO parents (who) VALUES ('b')");
+            assertEquals("42", text(a.query("SELECT LAST_INSERT_ID()")));
+            a.query("INSERT INTO children VALUES (LAST_INSERT_ID(), 'e')");
+            assertEquals("42", text(a.query("SELECT MAX(parent) FROM children WHERE who = 'e'")));
+        }
+    }
+
+    private static void parentsAndChildren() throws SQLException {
+        Backend.execute("CREATE TABLE IF NOT EXISTS parents (id INT AUTO_INCREMENT PRIMARY KEY, who CHAR(1))",
+                "CREATE TABLE IF NOT EXISTS children (parent INT, who CHAR(1))");
     }
 
     @Test

@@ -186,6 +186,11 @@ final class JdbcRunner implements StatementRunner {
                     connection = pool.getConnection();
                     context.jdbc().variables().sync(connection, session.variables());
                 }
+                if (session.needsLastInsertId(info)) {
+                    try (Statement set = connection.createStatement()) {
+                        set.execute(session.lastInsertIdStatement()); // see Session.needsLastInsertId
+                    }
+                }
                 work.run(connection);
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
                 pinnedDirty |= info != null && info.pinsSession();

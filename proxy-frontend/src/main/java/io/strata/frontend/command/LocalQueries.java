@@ -53,8 +53,9 @@ final class LocalQueries {
             return switch (function) {
                 case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(
                         ColumnDefinition41.varchar(function + "()"), session.database()));
-                case "LAST_INSERT_ID" -> Optional.of(LocalResultSet.single(
-                        ColumnDefinition41.bigint("LAST_INSERT_ID()"), Long.toUnsignedString(session.lastInsertId())));
+                case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
+                        : Optional.of(LocalResultSet.single(ColumnDefinition41.bigint("LAST_INSERT_ID()"),
+                                Long.toUnsignedString(session.lastInsertId())));
                 case "CONNECTION_ID" -> Optional.of(LocalResultSet.single(
                         ColumnDefinition41.bigint("CONNECTION_ID()"), session.connectionId()));
                 default -> Optional.empty();

@@ -147,7 +147,8 @@ final class RelayRunner implements StatementRunner {
             command.payload().release();
             throw e;
         }
-        if (ready != null && readyFor(ready, schema, statement)) {
+        SqlStatementInfo info = command.info();
+        if (ready != null && readyFor(ready, schema, statement, info)) {
             onLoop(command.next(), () -> {
                 if (usable(ready, command.next(), retry)) {
                     then.accept(ready);
@@ -173,30 +174,43 @@ final class RelayRunner implements StatementRunner {
             }
         });
         if (ready != null) {
-            prepareState(ready, schema, statement).whenComplete(found);
+            prepareState(ready, schema, statement, info).whenComplete(found);
             return;
         }
         // A full pool hands connections over as they are released; most need nothing more before the command.
         pool.acquire(session.flavor(), ctx.channel().eventLoop()).whenComplete((connection, error) -> {
-            if (error == null && !readyFor(connection, schema, statement)) {
-                prepareState(connection, schema, statement).whenComplete(found);
+            if (error == null && !readyFor(connection, schema, statement, info)) {
+                prepareState(connection, schema, statement, info).whenComplete(found);
             } else {
                 found.accept(connection, error);
             }
         });
     }
 
-    /** Whether a connection can take the command as it is: in the session's state, holding its statement. */
-    private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement) {
+    /**
+     * Whether a connection can take the command as it is: in the session's state, holding its statement, and not
+     * needing the session's last insert id.
+     */
+    private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement,
+                             SqlStatementInfo info) {
         return StateSync.inSync(connection, schema, session.charset(), session.multiStatements(),
-                session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null);
+                session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
+                && !session.needsLastInsertId(info);
     }
 
-    /** Makes the connection's state the session's and prepares the statement there, when either is missing. */
+    /**
+     * Makes the connection's state the session's, prepares the statement there, and gives it the session's last
+     * insert id when the command reads it, as far as each is missing.
+     */
     private CompletableFuture<BackendConnection> prepareState(BackendConnection connection, String schema,
-                                                             PreparedStatement statement) {
+                                                             PreparedStatement statement, SqlStatementInfo info) {
         CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.charset(),
                 session.multiStatements(), session.variables());
+        if (session.needsLastInsertId(info)) {
+            String set = session.lastInsertIdStatement();
+            synced = synced.thenCompose(c -> StateSync.run(c,
+                    StateSync.command(c.channel().alloc(), CommandType.COM_QUERY, set)));
+        }
         return statement == null ? synced
                 : synced.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
     }

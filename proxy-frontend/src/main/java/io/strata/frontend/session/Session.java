@@ -42,6 +42,11 @@ public final class Session {
     private boolean multiStatements;
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
+    /**
+     * LAST_INSERT_ID(expr) ran: the session's last insert id is its pinned server connection's, which Strata does not
+     * see (a SELECT's answer does not carry it), so that connection answers for it from then on.
+     */
+    private boolean lastInsertIdOnServer;
     private volatile Cancel running;
     /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
     private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
@@ -139,6 +144,7 @@ public final class Session {
         longDataPending = false;
         statusFlags = ServerStatus.AUTOCOMMIT;
         lastInsertId = 0;
+        lastInsertIdOnServer = false;
         holdsServerState = false;
         keepForWarnings = false;
     }
@@ -228,6 +234,25 @@ public final class Session {
         return lastInsertId;
     }
 
+    /** Whether LAST_INSERT_ID() is answered by the session's server connection rather than by Strata. */
+    public boolean lastInsertIdOnServer() {
+        return lastInsertIdOnServer;
+    }
+
+    /**
+     * Whether a statement calling LAST_INSERT_ID() needs the server connection it runs on to be told the session's
+     * last insert id first ({@link #lastInsertIdStatement}): on a shared connection the server's value is that of
+     * whichever session inserted there last.
+     */
+    public boolean needsLastInsertId(SqlStatementInfo info) {
+        return info != null && info.readsLastInsertId() && !lastInsertIdOnServer;
+    }
+
+    /** The statement giving a server connection this session's last insert id. */
+    public String lastInsertIdStatement() {
+        return "SET last_insert_id = " + Long.toUnsignedString(lastInsertId);
+    }
+
     public void lastInsertId(long id) {
         this.lastInsertId = id;
     }
@@ -252,6 +277,9 @@ public final class Session {
         }
         if (info != null && info.pinsSession()) {
             holdsServerState = true;
+        }
+        if (info != null && info.setsLastInsertId() && !failed) {
+            lastInsertIdOnServer = true;
         }
         if (info != null && info.charset() != null && !failed) {
             charset = info.charset();

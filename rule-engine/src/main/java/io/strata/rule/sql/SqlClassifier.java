@@ -23,6 +23,7 @@ public final class SqlClassifier {
     /** Functions whose result depends on what ran before on the same server connection, or which take a lock. */
     private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
     private static final Words PINNING_WORDS = new Words("SQL_CALC_FOUND_ROWS");
+    private static final Words LAST_INSERT_ID = new Words("LAST_INSERT_ID");
     /**
      * Statements whose state stays on the server connection. CALL among them: a procedure's body may create a
      * temporary table or set user or session variables, which Strata cannot see from the call.
@@ -71,6 +72,8 @@ public final class SqlClassifier {
         List<String> firstAll = first;
         boolean tokensKept = true;
         boolean pins = false;
+        boolean readsLastId = false;
+        boolean setsLastId = false;
         int statements = 0;
         List<String> statement = null; // the statement being read; a list only once it has a token
         String token;
@@ -80,6 +83,8 @@ public final class SqlClassifier {
                 if (statement != null) {
                     statements++;
                     pins |= pinsSession(statement);
+                    readsLastId |= lastInsertIdCall(statement, false);
+                    setsLastId |= lastInsertIdCall(statement, true);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
                         firstAll = statement;
@@ -119,7 +124,8 @@ public final class SqlClassifier {
         // Kept, not judged: only read/write splitting asks whether a replica may answer (SqlStatementInfo.readOnly).
         List<String> statementTokens = statements != 1 || !tokensKept ? null
                 : firstAll.size() <= MAX_TOKENS ? tokens : Collections.unmodifiableList(firstAll);
-        return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint);
+        return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint,
+                readsLastId, setsLastId);
     }
 
     /** Words that open a statement the server reads across semicolons (a compound statement's parts). */
@@ -229,6 +235,9 @@ public final class SqlClassifier {
         if (first.equalsIgnoreCase("CREATE") && isTemporary(tokens)) {
             return true;
         }
+        if (lastInsertIdCall(tokens, true)) {
+            return true; // the session's last insert id now lives on this server connection
+        }
         if (first.equalsIgnoreCase("LOCK")
                 || first.equalsIgnoreCase("FLUSH") && tokens.stream().anyMatch("LOCK"::equalsIgnoreCase)) {
             return true;
@@ -238,6 +247,17 @@ public final class SqlClassifier {
         }
         for (int i = 0; i < tokens.size(); i++) {
             if (scanPinning(tokens.get(i), i + 1 < tokens.size() ? tokens.get(i + 1) : "")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the statement calls LAST_INSERT_ID with an argument ({@code withArgument}) or without. */
+    private static boolean lastInsertIdCall(List<String> tokens, boolean withArgument) {
+        for (int i = 0; i + 2 < tokens.size(); i++) {
+            if (LAST_INSERT_ID.has(tokens.get(i)) && tokens.get(i + 1).equals("(")
+                    && tokens.get(i + 2).equals(")") != withArgument) {
                 return true;
             }
         }
@@ -437,7 +457,7 @@ public final class SqlClassifier {
             }
             LexedLater all = new LexedLater(sql, tokens);
             List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
-            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null);
+            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false);
         }
 
         private static int endOfWord(String sql, int pos) {
@@ -461,9 +481,13 @@ public final class SqlClassifier {
             };
         }
 
-        /** A word that may pin the session ({@link #scanPinning}): called or not, the lexer judges the statement. */
+        /**
+         * A word that may pin the session ({@link #scanPinning}) or needs the session's last insert id: called or
+         * not, the lexer judges the statement.
+         */
         private static boolean pinningWord(String sql, int start, int length) {
-            return PINNING_WORDS.hasAt(sql, start, length) || PINNING_FUNCTIONS.hasAt(sql, start, length);
+            return PINNING_WORDS.hasAt(sql, start, length) || PINNING_FUNCTIONS.hasAt(sql, start, length)
+                    || LAST_INSERT_ID.hasAt(sql, start, length);
         }
     }
 

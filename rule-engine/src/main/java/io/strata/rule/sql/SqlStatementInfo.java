@@ -18,14 +18,18 @@ import java.util.List;
  * @param statementTokens every token of the text when it holds one statement (for rules that look past
  *                       {@code tokens}), else null (several statements, or too long to keep)
  * @param hint           what a {@code /* strata:... *}{@code /} comment asks for ("primary", "replica"), else null
+ * @param readsLastInsertId the text calls {@code LAST_INSERT_ID()}: the server connection it runs on must hold the
+ *                       session's last insert id, which other sessions' inserts on a shared connection change
+ * @param setsLastInsertId the text calls {@code LAST_INSERT_ID(expr)}, which sets the session's last insert id on
+ *                       its server connection (it also pins the session)
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                                String charset, List<String> trackedVariables, List<String> statementTokens,
-                               String hint) {
+                               String hint, boolean readsLastInsertId, boolean setsLastInsertId) {
 
     public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                             String charset) {
-        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null);
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null, false, false);
     }
 
     /**

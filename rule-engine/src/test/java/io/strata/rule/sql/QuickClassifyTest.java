@@ -55,7 +55,6 @@ class QuickClassifyTest {
         "SELECT t.c, 1.5e3, $x, _y FROM db.t FOR UPDATE",
         "SELECT strata_read_from",
         "SELECT DATABASE()",
-        "SELECT LAST_INSERT_ID()",
         "INSERT INTO t SELECT * FROM u",
         "SELECT 'it\\'s' FROM t",
         "COMMIT AND CHAIN",
@@ -70,7 +69,8 @@ class QuickClassifyTest {
     @ValueSource(strings = {
         "SELECT @a", "SELECT 1; SELECT 2", "SELECT 1;", "/* strata:replica */ SELECT 1", "SELECT 1 -- note",
         "SELECT 1 # note", "SELECT /*! 1 */", "SELECT GET_LOCK('l', 1)", "SELECT SQL_CALC_FOUND_ROWS * FROM t",
-        "SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT naïve FROM t", "SET a = 1",
+        "SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT LAST_INSERT_ID()",
+        "INSERT INTO c VALUES (LAST_INSERT_ID(), 1)", "SELECT naïve FROM t", "SET a = 1",
         "USE db", "SHOW TABLES", "WITH x AS (SELECT 1) SELECT * FROM x", "(SELECT 1)", "ROLLBACK TO s", "",
         "   ", "SELECT1", "START TRANSACTION", "SELECT \\N",
     })

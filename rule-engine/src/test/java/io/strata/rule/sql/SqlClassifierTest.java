@@ -180,6 +180,8 @@ class SqlClassifierTest {
             "XA START 'x'",
             "HANDLER t OPEN",
             "CALL make_state()",
+            "SELECT LAST_INSERT_ID(42)",
+            "UPDATE seq SET id = LAST_INSERT_ID(id + 1)",
             "call p(1, @out)",
             "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE */",
             "select 1; set @a = 1",
@@ -187,6 +189,21 @@ class SqlClassifierTest {
             "SET NAMES utf8mb4; select 1"})
     void statementsThatLeaveStateOnTheConnectionPinTheSession(String sql) {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
+    }
+
+    /** LAST_INSERT_ID() needs the session's value on the server connection; LAST_INSERT_ID(expr) sets it there. */
+    @ParameterizedTest(name = "{0} -> reads {1}, sets {2}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "INSERT INTO child VALUES (LAST_INSERT_ID(), 'x')     | true  | false",
+            "select last_insert_id ( ) + 1                        | true  | false",
+            "UPDATE seq SET id = LAST_INSERT_ID(id + 1)           | false | true",
+            "SELECT LAST_INSERT_ID(7), LAST_INSERT_ID()           | true  | true",
+            "SELECT c FROM t WHERE id = 5                         | false | false",
+            "SELECT 'LAST_INSERT_ID()' FROM t                     | false | false"})
+    void callsOfLastInsertIdAreFound(String sql, boolean reads, boolean sets) {
+        SqlStatementInfo info = SqlClassifier.classify(sql);
+        assertEquals(reads, info.readsLastInsertId());
+        assertEquals(sets, info.setsLastInsertId());
     }
 
     /** Tracked session variables are read back and replayed on any connection: setting them does not pin. */
@@ -228,6 +245,8 @@ class SqlClassifierTest {
             "select 1; select 2",
             "create table t (a int)",
             "CREATE OR REPLACE TABLE t (a int)",
+            "SELECT LAST_INSERT_ID()",
+            "INSERT INTO c VALUES (LAST_INSERT_ID(), 1)",
             "select * from t /* @a */",
             "select * from t -- @a"})
     void statementsThatLeaveNoStateOnTheConnectionDoNotPinIt(String sql) {
