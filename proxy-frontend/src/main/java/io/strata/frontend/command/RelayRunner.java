@@ -147,7 +147,8 @@ final class RelayRunner implements StatementRunner {
             command.payload().release();
             throw e;
         }
-        SqlStatementInfo info = command.info();
+        // what the command runs, if it runs a statement (not a fetch, a reset or long data)
+        SqlStatementInfo info = command.kind() == ResponseKind.QUERY ? command.info() : null;
         if (ready != null && readyFor(ready, schema, statement, info)) {
             onLoop(command.next(), () -> {
                 if (usable(ready, command.next(), retry)) {
