@@ -163,6 +163,8 @@ class SessionIT {
             a.query("INSERT INTO children VALUES (LAST_INSERT_ID(), 'a')");
             assertEquals(aId, text(a.query("SELECT MAX(parent) FROM children WHERE who = 'a'")));
             assertEquals(aId, text(a.query("SELECT LAST_INSERT_ID() + 0")), "read by the server, not by Strata");
+            b.query("INSERT INTO parents (who) VALUES ('b')");
+            assertEquals(aId, text(a.query("SELECT @@identity")), "the variable form too");
         }
     }
 

@@ -24,6 +24,8 @@ public final class SqlClassifier {
     private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
     private static final Words PINNING_WORDS = new Words("SQL_CALC_FOUND_ROWS");
     private static final Words LAST_INSERT_ID = new Words("LAST_INSERT_ID");
+    private static final Words LAST_INSERT_ID_VARIABLES = new Words("@@IDENTITY", "@@LAST_INSERT_ID",
+            "@@SESSION.IDENTITY", "@@SESSION.LAST_INSERT_ID");
     /**
      * Statements whose state stays on the server connection. CALL among them: a procedure's body may create a
      * temporary table or set user or session variables, which Strata cannot see from the call.
@@ -253,8 +255,14 @@ public final class SqlClassifier {
         return false;
     }
 
-    /** Whether the statement calls LAST_INSERT_ID with an argument ({@code withArgument}) or without. */
+    /**
+     * Whether the statement calls LAST_INSERT_ID with an argument ({@code withArgument}) or without; without, also
+     * its variable forms ({@code @@IDENTITY}, {@code @@LAST_INSERT_ID}).
+     */
     private static boolean lastInsertIdCall(List<String> tokens, boolean withArgument) {
+        if (!withArgument && tokens.stream().anyMatch(LAST_INSERT_ID_VARIABLES::has)) {
+            return true;
+        }
         for (int i = 0; i + 2 < tokens.size(); i++) {
             if (LAST_INSERT_ID.has(tokens.get(i)) && tokens.get(i + 1).equals("(")
                     && tokens.get(i + 2).equals(")") != withArgument) {

@@ -198,6 +198,8 @@ class SqlClassifierTest {
             "select last_insert_id ( ) + 1                        | true  | false",
             "UPDATE seq SET id = LAST_INSERT_ID(id + 1)           | false | true",
             "SELECT LAST_INSERT_ID(7), LAST_INSERT_ID()           | true  | true",
+            "SELECT @@identity                                    | true  | false",
+            "select @@SESSION.last_insert_id + 0                  | true  | false",
             "SELECT c FROM t WHERE id = 5                         | false | false",
             "SELECT 'LAST_INSERT_ID()' FROM t                     | false | false"})
     void callsOfLastInsertIdAreFound(String sql, boolean reads, boolean sets) {
