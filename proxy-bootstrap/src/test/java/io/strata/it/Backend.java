@@ -35,7 +35,7 @@ final class Backend {
         return server().connect(SCHEMA, "checker", "checker");
     }
 
-    /** A table with one column of every MySQL type and two rows (extremes, zeros): MariaDB and MySQL 8 take it alike. */
+    /** A table with one column of every MySQL type and two rows (extremes, zeros), as MariaDB and MySQL 8 take it. */
     static final String[] ALL_TYPES = {"DROP TABLE IF EXISTS all_types", """
                 CREATE TABLE all_types (
                   id INT PRIMARY KEY, t TINYINT, tu TINYINT UNSIGNED, s SMALLINT, su SMALLINT UNSIGNED,

@@ -185,7 +185,8 @@ class MySql8IT {
             int from = ServerConfig.RELAY.equals(StrataFixture.executor()) ? 1 : 2;
             PreparedStatementIT.assertSamePackets(directPrepare.subList(from, directPrepare.size()),
                     proxiedPrepare.subList(from, proxiedPrepare.size()), "prepare");
-            PreparedStatementIT.assertSamePackets(PreparedStatementIT.execute(direct, PreparedStatementIT.statementId(directPrepare), 1),
+            PreparedStatementIT.assertSamePackets(
+                    PreparedStatementIT.execute(direct, PreparedStatementIT.statementId(directPrepare), 1),
                     PreparedStatementIT.execute(proxied, PreparedStatementIT.statementId(proxiedPrepare), 1),
                     "execute");
         }

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -72,8 +71,8 @@ class ProtocolIT {
     void fieldListIsRelayed() throws IOException {
         byte[] table = "all_types\0".getBytes(StandardCharsets.UTF_8);
         try (RawClient direct = direct(RawClient.CAPABILITIES); RawClient proxied = proxied(RawClient.CAPABILITIES)) {
-            assertEqualPackets(direct.command(0x04, table, ResponseKind.FIELD_LIST),
-                    proxied.command(0x04, table, ResponseKind.FIELD_LIST));
+            PreparedStatementIT.assertSamePackets(direct.command(0x04, table, ResponseKind.FIELD_LIST),
+                    proxied.command(0x04, table, ResponseKind.FIELD_LIST), "COM_FIELD_LIST");
         }
     }
 
@@ -194,15 +193,8 @@ class ProtocolIT {
 
     private static void assertSameResponse(int caps, String sql) throws IOException {
         try (RawClient direct = direct(caps); RawClient proxied = proxied(caps)) {
-            assertEqualPackets(direct.query(sql), proxied.query(sql));
+            PreparedStatementIT.assertSamePackets(direct.query(sql), proxied.query(sql), sql);
         }
     }
 
-    private static void assertEqualPackets(List<byte[]> expected, List<byte[]> actual) {
-        assertEquals(expected.size(), actual.size(), "packet count");
-        for (int i = 0; i < expected.size(); i++) {
-            assertArrayEquals(expected.get(i), actual.get(i), "packet " + i + ": expected "
-                    + HexFormat.of().formatHex(expected.get(i)) + " got " + HexFormat.of().formatHex(actual.get(i)));
-        }
-    }
 }
