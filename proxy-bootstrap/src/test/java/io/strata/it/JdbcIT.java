@@ -115,6 +115,25 @@ class JdbcIT {
         }
     }
 
+    /** A statement the server refuses to prepare gets the server's error, and the session goes on. */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aRefusedPrepareKeepsTheServersError(Driver driver) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        props.setProperty("socketTimeout", "10000"); // an unanswered prepare fails the test instead of hanging it
+        try (Connection c = strata.connect(driver, "it", "root", "root", props); Statement st = c.createStatement()) {
+            SQLException missing = assertThrows(SQLException.class, () -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT * FROM nope WHERE id = ?")) {
+                    ps.setInt(1, 1);
+                    ps.executeQuery().close();
+                }
+            });
+            assertEquals(1146, missing.getErrorCode(), missing.getMessage());
+            assertEquals(1, queryInt(st, "SELECT 1"), "the session goes on");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Driver.class)
     void backendErrorsKeepTheirCodeStateAndMessage(Driver driver) throws SQLException {

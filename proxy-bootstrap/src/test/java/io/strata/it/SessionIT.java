@@ -212,6 +212,88 @@ class SessionIT {
         }
     }
 
+    /**
+     * ROW_COUNT() and FOUND_ROWS() read the session's own last statement, not whichever ran last on the shared server
+     * connection (there, another session's).
+     */
+    @Test
+    void rowCountAndFoundRowsAreTheSessionsOwn() throws Exception {
+        countedTable();
+        start(1, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("INSERT INTO counted (v) VALUES (1), (2), (3)");
+            b.query("INSERT INTO counted (v) VALUES (4)");
+            assertEquals("3", text(a.query("SELECT ROW_COUNT()")));
+            a.query("SELECT v FROM counted LIMIT 2");
+            b.query("SELECT v FROM counted");
+            assertEquals("2", text(a.query("SELECT FOUND_ROWS()")));
+            a.query("SELECT * FROM no_such_table");
+            b.query("DELETE FROM counted WHERE v = 4");
+            assertEquals("-1", text(a.query("SELECT ROW_COUNT()")), "after an error");
+        }
+    }
+
+    /**
+     * What Strata answers for ROW_COUNT() and FOUND_ROWS() after each kind of statement is what MariaDB answers: each
+     * statement runs once straight on MariaDB and once through Strata, each followed by the same function, in the
+     * text protocol and as server-side prepared statements.
+     */
+    @ParameterizedTest
+    @EnumSource(StrataFixture.Driver.class)
+    void rowCountAndFoundRowsFollowTheServersRules(StrataFixture.Driver driver) throws Exception {
+        start(4, 5000);
+        // Each side works on a table of its own, so both see the same history.
+        String[] statements = {
+            "INSERT INTO {t} (v) VALUES (10), (11), (12)", "UPDATE {t} SET v = v WHERE v = 10",
+            "UPDATE {t} SET v = v + 100 WHERE v IN (11, 12)", "SELECT v FROM {t} WHERE v > 100", "SET @x = 1",
+            "DO 1", "INSERT INTO {t} (v) VALUES (13), (14)", "BEGIN", "SELECT 1 FROM dual WHERE 0", "COMMIT",
+            "SHOW TABLES LIKE 'counted%'", "INSERT INTO {t} (v) VALUES (15)", "SELECT * FROM no_such_table",
+            "SELECT DATABASE()", "INSERT INTO {t} (v) VALUES (16), (17)", "CREATE TABLE IF NOT EXISTS {t}_2 (a INT)",
+            "DELETE FROM {t} WHERE v >= 13", "SELECT v FROM {t} LIMIT 2", "SELEKT 1",
+            "SELECT SQL_CALC_FOUND_ROWS v FROM {t} LIMIT 1"};
+        Backend.execute("DROP TABLE IF EXISTS counted_direct, counted_proxied, counted_direct_2, counted_proxied_2",
+                "CREATE TABLE counted_direct (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                "CREATE TABLE counted_proxied (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        props.setProperty("socketTimeout", "10000");
+        try (Connection direct = driver.connect(Backend.server().port(), Backend.SCHEMA, "checker", "checker", props);
+             Connection proxied = strata.connect(driver, "it", "root", "root", props)) {
+            for (String sql : statements) {
+                for (String count : List.of("ROW_COUNT", "FOUND_ROWS")) {
+                    for (boolean prepared : List.of(false, true)) {
+                        String step = sql + (prepared ? " (prepared)" : "") + ", then " + count + "()";
+                        assertEquals(countAfter(direct, sql.replace("{t}", "counted_direct"), count, prepared),
+                                countAfter(proxied, sql.replace("{t}", "counted_proxied"), count, prepared), step);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Runs the statement (its failure is part of the test), then reads the count in the text protocol. */
+    private static long countAfter(Connection connection, String sql, String count, boolean prepared)
+            throws SQLException {
+        try (Statement text = connection.createStatement()) {
+            try {
+                if (prepared) {
+                    try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+                        statement.execute();
+                    }
+                } else {
+                    text.execute(sql);
+                }
+            } catch (SQLException expected) {
+                // what follows a failed statement is compared too
+            }
+            return JdbcIT.queryLong(text, "SELECT " + count + "()");
+        }
+    }
+
+    private static void countedTable() throws SQLException {
+        Backend.execute("CREATE TABLE IF NOT EXISTS counted (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+    }
+
     private static void parentsAndChildren() throws SQLException {
         Backend.execute("CREATE TABLE IF NOT EXISTS parents (id INT AUTO_INCREMENT PRIMARY KEY, who CHAR(1))",
                 "CREATE TABLE IF NOT EXISTS children (parent INT, who CHAR(1))");

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -41,8 +42,11 @@ public final class PreparedExecutor {
     public static Shape prepare(Connection connection, String sql, int textCollationId, int maxBytesPerChar,
                                 ResultSink sink) throws SQLException {
         try (PreparedStatement statement = serverPrepare(connection, sql)) {
-            List<List<ColumnMetadata>> described = DriverColumns.describePrepared(statement)
-                    .orElseGet(() -> fromStandardMetadata(statement, textCollationId, maxBytesPerChar));
+            // Without the driver's own description (it defers a prepare the server refused) the standard metadata
+            // prepares again, and its SQLException is the server's refusal for the client.
+            Optional<List<List<ColumnMetadata>>> internal = DriverColumns.describePrepared(statement);
+            List<List<ColumnMetadata>> described = internal.isPresent() ? internal.get()
+                    : fromStandardMetadata(statement, textCollationId, maxBytesPerChar);
             return new Shape(inCharset(described.get(0), textCollationId, maxBytesPerChar),
                     inCharset(described.get(1), textCollationId, maxBytesPerChar),
                     JdbcExecutor.warnings(connection), JdbcExecutor.statusFlags(connection));
@@ -125,20 +129,15 @@ public final class PreparedExecutor {
 
     /** When the driver's internals are out of reach: result columns from JDBC, parameters as MariaDB shows them. */
     private static List<List<ColumnMetadata>> fromStandardMetadata(PreparedStatement statement, int collationId,
-                                                                    int maxBytesPerChar) {
-        try {
-            ResultSetMetaData md = statement.getMetaData();
-            List<ColumnMetadata> columns = md == null ? List.of()
-                    : JdbcColumns.describe(md, collationId, maxBytesPerChar);
-            List<ColumnMetadata> params = new ArrayList<>();
-            for (int i = statement.getParameterMetaData().getParameterCount(); i > 0; i--) {
-                params.add(new ColumnMetadata("", "", "", "?", "", ColumnType.BINARY_COLLATION, 0,
-                        ColumnType.NULL, ColumnType.FLAG_BINARY, 0, null, null, false));
-            }
-            return List.of(params, columns);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot describe a prepared statement", e);
+                                                                    int maxBytesPerChar) throws SQLException {
+        ResultSetMetaData md = statement.getMetaData();
+        List<ColumnMetadata> columns = md == null ? List.of() : JdbcColumns.describe(md, collationId, maxBytesPerChar);
+        List<ColumnMetadata> params = new ArrayList<>();
+        for (int i = statement.getParameterMetaData().getParameterCount(); i > 0; i--) {
+            params.add(new ColumnMetadata("", "", "", "?", "", ColumnType.BINARY_COLLATION, 0,
+                    ColumnType.NULL, ColumnType.FLAG_BINARY, 0, null, null, false));
         }
+        return List.of(params, columns);
     }
 
     /** A result set held open between COM_STMT_FETCHes, on the connection the session keeps meanwhile. */

@@ -32,6 +32,9 @@ public final class ResponseParser {
     private ErrPacket error;
     private int lastSequenceId;
     private boolean localInfileRequested;
+    private long rows;
+    private long rowCount;
+    private long foundRows;
 
     /** @param deprecateEof whether the backend connection was opened with CLIENT_DEPRECATE_EOF */
     public ResponseParser(ResponseKind kind, boolean deprecateEof) {
@@ -56,6 +59,8 @@ public final class ResponseParser {
         this.error = null;
         this.lastSequenceId = -1;
         this.localInfileRequested = false;
+        this.rowCount = ResponseSummary.UNCHANGED;
+        this.foundRows = ResponseSummary.UNCHANGED;
         return this;
     }
 
@@ -88,7 +93,8 @@ public final class ResponseParser {
     }
 
     public ResponseSummary summary() {
-        return new ResponseSummary(statusFlags, warnings, affectedRows, lastInsertId, error, lastSequenceId);
+        return new ResponseSummary(statusFlags, warnings, affectedRows, lastInsertId, error, lastSequenceId,
+                rowCount, foundRows);
     }
 
     /**
@@ -113,7 +119,9 @@ public final class ResponseParser {
             return prepareOk(packet, at, length);
         }
         if (header == OkPacket.HEADER) {
-            return ok(packet, at, length);
+            boolean done = ok(packet, at, length);
+            count(affectedRows);
+            return done;
         }
         if (header == ErrPacket.HEADER) {
             return err(packet, at, length);
@@ -126,6 +134,7 @@ public final class ResponseParser {
             return localInfile();
         }
         columnsLeft = lenenc(packet, at);
+        rows = 0;
         state = State.COLUMNS;
         return false;
     }
@@ -185,6 +194,7 @@ public final class ResponseParser {
     private boolean columnsEof(ByteBuf packet, int at) {
         int status = packet.getUnsignedShortLE(at + 3);
         if (ServerStatus.has(status, ServerStatus.CURSOR_EXISTS)) {
+            count(-1);
             statusFlags = status;
             warnings = packet.getUnsignedShortLE(at + 1);
             return done();
@@ -199,9 +209,21 @@ public final class ResponseParser {
             return err(packet, at, length);
         }
         if (EofPacket.isEofOrOkEof(packet, at, length)) {
+            count(-1);
+            if (kind == ResponseKind.QUERY) {
+                foundRows = rows;
+            }
             return deprecateEof ? ok(packet, at, length) : eof(packet, at);
         }
+        rows++;
         return false;
+    }
+
+    /** A query's or an execute's ROW_COUNT() (other commands leave it as it was). */
+    private void count(long value) {
+        if (kind == ResponseKind.QUERY) {
+            rowCount = value;
+        }
     }
 
     /** OK: header, affected rows (lenenc), last insert id (lenenc), status (2), warnings (2), info. */
@@ -226,6 +248,7 @@ public final class ResponseParser {
 
     private boolean err(ByteBuf packet, int at, int length) {
         error = ErrPacket.decode(packet.slice(at, length));
+        count(-1);
         return done();
     }
 

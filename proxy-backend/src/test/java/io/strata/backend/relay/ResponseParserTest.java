@@ -148,7 +148,8 @@ class ResponseParserTest {
 
         assertEquals(1, packetsUntilEnd(parser, ok(1, 42, AUTOCOMMIT | IN_TRANS, 2)));
 
-        assertEquals(new ResponseSummary(AUTOCOMMIT | IN_TRANS, 2, 1, 42, null, 1), parser.summary());
+        assertEquals(new ResponseSummary(AUTOCOMMIT | IN_TRANS, 2, 1, 42, null, 1, 1, ResponseSummary.UNCHANGED),
+                parser.summary());
         assertFalse(parser.summary().failed());
     }
 
@@ -364,6 +365,60 @@ class ResponseParserTest {
         assertEquals(NO_SUCH_TABLE, parser.summary().error());
     }
 
+    // ---- what ROW_COUNT() and FOUND_ROWS() read afterwards ----
+
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {false, true})
+    void aResultSetCountsItsRowsAndLeavesNoRowCount(boolean deprecateEof) {
+        var parser = query(deprecateEof);
+
+        packetsUntilEnd(parser, threeRows(deprecateEof, AUTOCOMMIT));
+
+        assertEquals(-1, parser.summary().rowCount());
+        assertEquals(3, parser.summary().foundRows());
+    }
+
+    @Test
+    void anOkGivesItsAffectedRowsAndLeavesFoundRows() {
+        var parser = query(false);
+
+        packetsUntilEnd(parser, ok(5, 0, AUTOCOMMIT, 0));
+
+        assertEquals(5, parser.summary().rowCount());
+        assertEquals(ResponseSummary.UNCHANGED, parser.summary().foundRows());
+    }
+
+    @Test
+    void anErrorLeavesNoRowCount() {
+        var parser = query(false);
+
+        packetsUntilEnd(parser, err(NO_SUCH_TABLE));
+
+        assertEquals(-1, parser.summary().rowCount());
+        assertEquals(ResponseSummary.UNCHANGED, parser.summary().foundRows());
+    }
+
+    @Test
+    void ofSeveralResultsTheLastCounts() {
+        var parser = query(false);
+
+        packetsUntilEnd(parser, concat(threeRows(false, AUTOCOMMIT | MORE_RESULTS_EXISTS),
+                List.of(ok(2, 0, AUTOCOMMIT, 0))));
+
+        assertEquals(2, parser.summary().rowCount(), "the insert after the select");
+        assertEquals(3, parser.summary().foundRows(), "the select's rows: an insert does not change them");
+    }
+
+    @Test
+    void fetchedRowsCountNothing() {
+        var parser = new ResponseParser(ResponseKind.FETCH, false);
+
+        packetsUntilEnd(parser, row("1", "a"), row("2", "b"), eof(AUTOCOMMIT, 0));
+
+        assertEquals(ResponseSummary.UNCHANGED, parser.summary().rowCount());
+        assertEquals(ResponseSummary.UNCHANGED, parser.summary().foundRows());
+    }
+
     // ---- COM_PING, COM_INIT_DB, COM_RESET_CONNECTION, COM_SET_OPTION ----
 
     @Test
@@ -372,7 +427,8 @@ class ResponseParserTest {
 
         assertEquals(1, packetsUntilEnd(parser, ok(0, 0, AUTOCOMMIT, 0)));
 
-        assertEquals(new ResponseSummary(AUTOCOMMIT, 0, 0, 0, null, 1), parser.summary());
+        assertEquals(new ResponseSummary(AUTOCOMMIT, 0, 0, 0, null, 1, ResponseSummary.UNCHANGED,
+                ResponseSummary.UNCHANGED), parser.summary());
     }
 
     @Test

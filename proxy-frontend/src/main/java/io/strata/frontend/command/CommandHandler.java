@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.backend.relay.ResponseKind;
+import io.strata.backend.relay.ResponseSummary;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
@@ -216,6 +217,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 return;
             }
             if (LocalQueries.setReadFrom(session, info)) {
+                session.counted(0, ResponseSummary.UNCHANGED); // as a SET on the server
                 ok(next);
                 return;
             }
@@ -223,6 +225,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             if (local.isPresent()) {
                 local.get().write(ctx.channel(), next, session.deprecateEof(), session.extendedTypeInfo(),
                         session.statusFlags());
+                session.counted(-1, local.get().rows().size());
                 done();
                 return;
             }
@@ -392,6 +395,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     private void fail(int lastSequenceId, Throwable error) {
         ErrPacketLog.log(LOG, session, error);
+        session.counted(-1, ResponseSummary.UNCHANGED); // as after a statement the server refused
         Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error));
         done();
     }

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.strata.backend.jdbc.ColumnMetadata;
 import io.strata.backend.jdbc.ResultSink;
 import io.strata.backend.jdbc.PreparedExecutor;
+import io.strata.backend.relay.ResponseSummary;
 import io.strata.frontend.packet.BinaryRow;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.TextRow;
@@ -44,6 +45,9 @@ final class JdbcResultWriter implements ResultSink {
     private int lastStatus = -1;
     private int lastWarnings;
     private long lastInsertId;
+    private long rows;
+    private long rowCount = ResponseSummary.UNCHANGED;
+    private long foundRows = ResponseSummary.UNCHANGED;
     private boolean failed;
     private boolean written;
 
@@ -63,12 +67,14 @@ final class JdbcResultWriter implements ResultSink {
     @Override
     public void columns(List<ColumnMetadata> columns, int statusFlags) {
         resultHeader(columns, statusFlags, true);
+        rows = 0;
     }
 
     @Override
     public void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings) {
         resultHeader(columns, statusFlags, false);
         endOfRows(statusFlags, warnings);
+        foundRows = ResponseSummary.UNCHANGED; // the cursor's rows come later, by fetch
         finish();
     }
 
@@ -132,6 +138,7 @@ final class JdbcResultWriter implements ResultSink {
             TextRow.write(out, cells, charset);
         }
         write(out);
+        rows++;
         if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
             channel.flush();
             rowsSinceFlush = 0;
@@ -141,6 +148,8 @@ final class JdbcResultWriter implements ResultSink {
     @Override
     public void endOfRows(int statusFlags, int warnings) {
         remember(statusFlags, warnings);
+        rowCount = -1;
+        foundRows = rows;
         pendingStatus = statusFlags;
         pendingTerminator = () -> {
             ByteBuf out = channel.alloc().buffer(16);
@@ -157,6 +166,7 @@ final class JdbcResultWriter implements ResultSink {
     public void update(long affectedRows, long lastInsertId, int statusFlags, int warnings) {
         writePending(true);
         remember(statusFlags, warnings);
+        rowCount = affectedRows;
         if (lastInsertId != 0) {
             this.lastInsertId = lastInsertId;
         }
@@ -177,6 +187,7 @@ final class JdbcResultWriter implements ResultSink {
     public void error(int errorCode, String sqlState, String message) {
         writePending(true);
         failed = true;
+        rowCount = -1;
         ByteBuf out = channel.alloc().buffer(16 + message.length() * 3);
         new ErrPacket(errorCode, sqlState, message).encode(out);
         write(out);
@@ -201,6 +212,16 @@ final class JdbcResultWriter implements ResultSink {
 
     long lastInsertId() {
         return lastInsertId;
+    }
+
+    /** What ROW_COUNT() reads after this response ({@link ResponseSummary#rowCount}). */
+    long rowCount() {
+        return rowCount;
+    }
+
+    /** What FOUND_ROWS() reads after it ({@link ResponseSummary#foundRows}). */
+    long foundRows() {
+        return foundRows;
     }
 
     /** Whether anything reached the client yet. */

@@ -193,6 +193,9 @@ final class JdbcRunner implements StatementRunner {
                 }
                 work.run(connection);
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
+                if (info != null) { // a query or an execute: prepares, fetches and resets leave the counts
+                    session.counted(out.rowCount(), out.foundRows());
+                }
                 pinnedDirty |= info != null && info.pinsSession();
                 if (info != null && !info.trackedVariables().isEmpty() && !out.failed()) {
                     // Read back (the SET may be relative) so any pooled connection can be made equal later.
@@ -228,6 +231,16 @@ final class JdbcRunner implements StatementRunner {
             } catch (InterruptedException e) {
                 LOG.debug("session {}: client went away mid-result", session.connectionId());
                 discard(pool, connection);
+            } catch (RuntimeException e) {
+                // Strata's own fault, not the statement's: the client hears it instead of waiting for ever, and the
+                // connection, in a state nobody knows, goes.
+                LOG.error("session {}: the statement failed inside Strata", session.connectionId(), e);
+                ErrPacket err = ErrorCode.INTERNAL.packet(String.valueOf(e));
+                out.error(err.errorCode(), err.sqlState(), err.message());
+                if (connection != null) {
+                    discard(pool, connection);
+                    session.lostServerState();
+                }
             }
             break;
         }

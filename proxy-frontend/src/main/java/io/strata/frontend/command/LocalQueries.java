@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 
 /**
  * Statements Strata answers itself because only it knows the answer: the logical databases (which clients see in
- * place of the backends' schemas), the session's own connection id and last insert id (the backend connection
- * behind a session changes from statement to statement), the status of the data sources, and the session's read
+ * place of the backends' schemas), the session's own connection id, last insert id, row count and found rows (the
+ * backend connection behind a session changes from statement to statement), the status of the data sources, and the session's read
  * switch.
  */
 final class LocalQueries {
@@ -49,19 +49,29 @@ final class LocalQueries {
                     session.routeState().readFrom().name().toLowerCase(Locale.ROOT)));
         }
         if (info.kind() == SqlKind.SELECT && t.size() == 4 && t.get(2).equals("(") && t.get(3).equals(")")) {
-            String function = t.get(1).toUpperCase();
-            return switch (function) {
-                case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(
-                        ColumnDefinition41.varchar(function + "()"), session.database()));
-                case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
-                        : Optional.of(LocalResultSet.single(ColumnDefinition41.bigint("LAST_INSERT_ID()"),
-                                Long.toUnsignedString(session.lastInsertId())));
-                case "CONNECTION_ID" -> Optional.of(LocalResultSet.single(
-                        ColumnDefinition41.bigint("CONNECTION_ID()"), session.connectionId()));
-                default -> Optional.empty();
-            };
+            return function(session, t.get(1));
         }
         return Optional.empty();
+    }
+
+    /** {@code SELECT f()} of a function whose answer is the session's own; the column is named as written. */
+    private static Optional<LocalResultSet> function(Session session, String name) {
+        String column = name + "()";
+        return switch (name.toUpperCase(Locale.ROOT)) {
+            case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.varchar(column),
+                    session.database()));
+            case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
+                    : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
+                            Long.toUnsignedString(session.lastInsertId())));
+            case "CONNECTION_ID" -> Optional.of(LocalResultSet.single(
+                    ColumnDefinition41.integerFunction(column, true), session.connectionId()));
+            // The server connection may have run another session's statement since: it would answer for that one.
+            case "ROW_COUNT" -> session.countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
+                    ColumnDefinition41.integerFunction(column, false), session.rowCount()));
+            case "FOUND_ROWS" -> session.countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
+                    ColumnDefinition41.integerFunction(column, false), session.foundRows()));
+            default -> Optional.empty();
+        };
     }
 
     /**

@@ -418,6 +418,7 @@ final class RelayRunner implements StatementRunner {
         session.running(null);
         session.afterStatement(summary.statusFlags(), summary.failed() ? 0 : summary.lastInsertId(),
                 summary.warnings(), info, summary.failed());
+        session.counted(summary.rowCount(), summary.foundRows());
         after.accept(summary);
         if (info != null) {
             if (info.pinsSession()) {

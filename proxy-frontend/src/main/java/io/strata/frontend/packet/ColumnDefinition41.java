@@ -29,6 +29,14 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
                 ColumnType.FLAG_BINARY, 0);
     }
 
+    /** The column of an integer function's result, as the server describes it (BIGINT NOT NULL). */
+    public static ColumnDefinition41 integerFunction(String name, boolean unsigned) {
+        int flags = ColumnType.FLAG_NOT_NULL | ColumnType.FLAG_BINARY | ColumnType.FLAG_NUM
+                | (unsigned ? ColumnType.FLAG_UNSIGNED : 0);
+        return new ColumnDefinition41("", "", "", name, "", ColumnType.BINARY_COLLATION, 21, ColumnType.LONGLONG,
+                flags, 0);
+    }
+
     /**
      * @param extendedTypeInfo the client negotiated MariaDB's extended type info: an (empty) extended metadata
      *                         field follows org_name

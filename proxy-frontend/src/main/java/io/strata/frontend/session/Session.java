@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ServerStatus;
 import io.strata.rule.SessionRouteState;
@@ -47,6 +48,14 @@ public final class Session {
      * see (a SELECT's answer does not carry it), so that connection answers for it from then on.
      */
     private boolean lastInsertIdOnServer;
+    /**
+     * What ROW_COUNT() and FOUND_ROWS() read: the session's own last statement's, which on a shared server connection
+     * the server no longer knows (another session's statement ran there since).
+     */
+    private long rowCount;
+    private long foundRows;
+    /** A CALL or SQL_CALC_FOUND_ROWS ran (and pinned): the counts are its server connection's from then on. */
+    private boolean countsOnServer;
     private volatile Cancel running;
     /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
     private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
@@ -88,6 +97,8 @@ public final class Session {
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
         routeState.reset();
+        rowCount = 0;
+        foundRows = 0;
         lostServerState();
     }
 
@@ -145,6 +156,7 @@ public final class Session {
         statusFlags = ServerStatus.AUTOCOMMIT;
         lastInsertId = 0;
         lastInsertIdOnServer = false;
+        countsOnServer = false;
         holdsServerState = false;
         keepForWarnings = false;
     }
@@ -257,6 +269,32 @@ public final class Session {
         this.lastInsertId = id;
     }
 
+    public long rowCount() {
+        return rowCount;
+    }
+
+    public long foundRows() {
+        return foundRows;
+    }
+
+    /** Whether ROW_COUNT() and FOUND_ROWS() are answered by the session's server connection rather than by Strata. */
+    public boolean countsOnServer() {
+        return countsOnServer;
+    }
+
+    /**
+     * Follows what ROW_COUNT() and FOUND_ROWS() read after a statement; either may be
+     * {@link ResponseSummary#UNCHANGED} (a statement without a result set leaves FOUND_ROWS() as it was).
+     */
+    public void counted(long rowCount, long foundRows) {
+        if (rowCount != ResponseSummary.UNCHANGED) {
+            this.rowCount = rowCount;
+        }
+        if (foundRows != ResponseSummary.UNCHANGED) {
+            this.foundRows = foundRows;
+        }
+    }
+
     /** How to stop the statement this session is running (KILL QUERY), or null when it runs none. */
     public Cancel running() {
         return running;
@@ -280,6 +318,9 @@ public final class Session {
         }
         if (info != null && info.setsLastInsertId() && !failed) {
             lastInsertIdOnServer = true;
+        }
+        if (info != null && info.hidesCounts()) {
+            countsOnServer = true;
         }
         if (info != null && info.charset() != null && !failed) {
             charset = info.charset();

@@ -76,6 +76,7 @@ public final class SqlClassifier {
         boolean pins = false;
         boolean readsLastId = false;
         boolean setsLastId = false;
+        boolean hidesCounts = false;
         int statements = 0;
         List<String> statement = null; // the statement being read; a list only once it has a token
         String token;
@@ -87,6 +88,7 @@ public final class SqlClassifier {
                     pins |= pinsSession(statement);
                     readsLastId |= lastInsertIdCall(statement, false);
                     setsLastId |= lastInsertIdCall(statement, true);
+                    hidesCounts |= hidesCounts(statement);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
                         firstAll = statement;
@@ -127,7 +129,7 @@ public final class SqlClassifier {
         List<String> statementTokens = statements != 1 || !tokensKept ? null
                 : firstAll.size() <= MAX_TOKENS ? tokens : Collections.unmodifiableList(firstAll);
         return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint,
-                readsLastId, setsLastId);
+                readsLastId, setsLastId, hidesCounts);
     }
 
     /** Words that open a statement the server reads across semicolons (a compound statement's parts). */
@@ -270,6 +272,11 @@ public final class SqlClassifier {
             }
         }
         return false;
+    }
+
+    /** See {@link SqlStatementInfo#hidesCounts}. */
+    private static boolean hidesCounts(List<String> tokens) {
+        return tokens.get(0).equalsIgnoreCase("CALL") || tokens.stream().anyMatch(PINNING_WORDS::has);
     }
 
     /** CREATE [OR REPLACE] TEMPORARY ... (MariaDB's OR REPLACE included). */
@@ -465,7 +472,7 @@ public final class SqlClassifier {
             }
             LexedLater all = new LexedLater(sql, tokens);
             List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
-            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false);
+            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false);
         }
 
         private static int endOfWord(String sql, int pos) {

@@ -22,14 +22,18 @@ import java.util.List;
  *                       session's last insert id, which other sessions' inserts on a shared connection change
  * @param setsLastInsertId the text calls {@code LAST_INSERT_ID(expr)}, which sets the session's last insert id on
  *                       its server connection (it also pins the session)
+ * @param hidesCounts    the text runs what {@code ROW_COUNT()} and {@code FOUND_ROWS()} read afterwards without its
+ *                       response showing it: a {@code CALL} (the procedure's own statements) or a
+ *                       {@code SQL_CALC_FOUND_ROWS} select (the rows found beyond its LIMIT); both pin the session
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                                String charset, List<String> trackedVariables, List<String> statementTokens,
-                               String hint, boolean readsLastInsertId, boolean setsLastInsertId) {
+                               String hint, boolean readsLastInsertId, boolean setsLastInsertId,
+                               boolean hidesCounts) {
 
     public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                             String charset) {
-        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null, false, false);
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null, false, false, false);
     }
 
     /**

@@ -208,6 +208,20 @@ class SqlClassifierTest {
         assertEquals(sets, info.setsLastInsertId());
     }
 
+    /** What ROW_COUNT() and FOUND_ROWS() read afterwards is hidden from the response only after these. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "CALL add_rows(3)                                     | true",
+            "call p()                                             | true",
+            "SELECT SQL_CALC_FOUND_ROWS c FROM t LIMIT 1          | true",
+            "SELECT 1; select sql_calc_found_rows * FROM t        | true",
+            "SELECT c FROM t WHERE id = 5                         | false",
+            "INSERT INTO t VALUES (1), (2)                        | false",
+            "SELECT 'CALL' FROM t                                 | false"})
+    void statementsHidingTheirCountsAreFound(String sql, boolean hides) {
+        assertEquals(hides, SqlClassifier.classify(sql).hidesCounts());
+    }
+
     /** Tracked session variables are read back and replayed on any connection: setting them does not pin. */
     @ParameterizedTest(name = "{0} -> {1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
