@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 /**
  * Statements Strata answers itself because only it knows the answer: the logical databases (which clients see in
  * place of the backends' schemas), the session's own connection id, last insert id, row count and found rows (the
- * backend connection behind a session changes from statement to statement), the status of the data sources, and the session's read
- * switch.
+ * backend connection behind a session changes from statement to statement), the status of the data sources, and the
+ * session's read switch.
  */
 final class LocalQueries {
 
