@@ -213,6 +213,24 @@ class SessionIT {
     }
 
     /**
+     * SHOW WARNINGS reads the session's own last statement, its warnings or its error: the session keeps its
+     * connection until its next statement, so no other session's statement replaces them there.
+     */
+    @Test
+    void showWarningsSeesTheSessionsOwnWarningsAndErrors() throws Exception {
+        start(1, 500);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("SELECT CAST('x' AS SIGNED)");
+            assertEquals(1040, RawClient.error(b.query("SELECT 1")).errorCode(), "the only connection stays with a");
+            assertEquals("Warning", text(a.query("SHOW WARNINGS")));
+            a.query("SELECT * FROM no_such_table");
+            assertEquals(1040, RawClient.error(b.query("SELECT 1")).errorCode(), "and after an error too");
+            assertEquals("Error", text(a.query("SHOW WARNINGS")));
+            assertEquals("1", text(b.query("SELECT 1")), "a's next statement gave the connection back");
+        }
+    }
+
+    /**
      * ROW_COUNT() and FOUND_ROWS() read the session's own last statement, not whichever ran last on the shared server
      * connection (there, another session's).
      */
@@ -228,7 +246,6 @@ class SessionIT {
             b.query("SELECT v FROM counted");
             assertEquals("2", text(a.query("SELECT FOUND_ROWS()")));
             a.query("SELECT * FROM no_such_table");
-            b.query("DELETE FROM counted WHERE v = 4");
             assertEquals("-1", text(a.query("SELECT ROW_COUNT()")), "after an error");
         }
     }

@@ -325,21 +325,18 @@ public final class Session {
         if (info != null && info.charset() != null && !failed) {
             charset = info.charset();
         }
-        keepForWarnings = warnings > 0;
+        // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened.
+        keepForWarnings = warnings > 0 || failed;
     }
 
     public void holdsServerState(boolean holds) {
         this.holdsServerState = holds;
     }
 
-    public void keepForWarnings(boolean keep) {
-        this.keepForWarnings = keep;
-    }
-
     /**
      * Whether the backend connection must stay with this session after a statement: an open transaction, autocommit
-     * off, state on the server, warnings the client may still ask for with SHOW WARNINGS, long data sent for the
-     * next execute, or an open cursor.
+     * off, state on the server, warnings or an error the client may still ask for with SHOW WARNINGS, long data sent
+     * for the next execute, or an open cursor.
      */
     public boolean needsPinnedConnection() {
         return keepForWarnings || hasServerState();
