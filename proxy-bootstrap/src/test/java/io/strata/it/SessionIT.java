@@ -212,6 +212,17 @@ class SessionIT {
         }
     }
 
+    /** MariaDB's SET STATEMENT ... FOR sets variables for one statement only: the session stays free. */
+    @Test
+    void setStatementForOneStatementDoesNotPin() throws Exception {
+        start(1, 500);
+        try (RawClient a = client(); RawClient b = client()) {
+            assertEquals("1", text(a.query("SET STATEMENT max_statement_time = 10 FOR SELECT 1")));
+            assertEquals("2", text(b.query("SELECT 2")), "a left the pool's only connection free");
+            assertEquals("0.000000", text(a.query("SELECT @@max_statement_time")), "the server restored it");
+        }
+    }
+
     /**
      * SHOW WARNINGS reads the session's own last statement, its warnings or its error: the session keeps its
      * connection until its next statement, so no other session's statement replaces them there.

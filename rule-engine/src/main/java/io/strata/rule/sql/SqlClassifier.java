@@ -110,7 +110,7 @@ public final class SqlClassifier {
                 tokensKept = false; // too long to judge whether a replica may answer it: the primary will
             }
         }
-        SqlKind kind = kind(first);
+        SqlKind kind = kind(body(firstAll)); // SET STATEMENT ... FOR s is what s is: a write, a read...
         String charset = kind == SqlKind.SET ? charset(first) : null;
         boolean multi = statements > 1;
         List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
@@ -242,6 +242,9 @@ public final class SqlClassifier {
         if (lastInsertIdCall(tokens, true)) {
             return true; // the session's last insert id now lives on this server connection
         }
+        if (isSetStatement(tokens)) {
+            return setStatementPins(tokens);
+        }
         if (first.equalsIgnoreCase("LOCK")
                 || first.equalsIgnoreCase("FLUSH") && tokens.stream().anyMatch("LOCK"::equalsIgnoreCase)) {
             return true;
@@ -276,7 +279,52 @@ public final class SqlClassifier {
 
     /** See {@link SqlStatementInfo#hidesCounts}. */
     private static boolean hidesCounts(List<String> tokens) {
-        return tokens.get(0).equalsIgnoreCase("CALL") || tokens.stream().anyMatch(PINNING_WORDS::has);
+        return body(tokens).get(0).equalsIgnoreCase("CALL") || tokens.stream().anyMatch(PINNING_WORDS::has);
+    }
+
+    /** The statement itself: for SET STATEMENT ... FOR s, the tokens of s. */
+    private static List<String> body(List<String> tokens) {
+        int at = isSetStatement(tokens) ? forAt(tokens) : -1;
+        return at > 0 && at + 1 < tokens.size() ? tokens.subList(at + 1, tokens.size()) : tokens;
+    }
+
+    /**
+     * MariaDB's {@code SET STATEMENT var = value [, ...] FOR statement}: the variables hold for that one statement
+     * and are restored after it, so only the statement itself may leave state behind.
+     */
+    private static boolean isSetStatement(List<String> tokens) {
+        return tokens.size() > 1 && tokens.get(0).equalsIgnoreCase("SET")
+                && tokens.get(1).equalsIgnoreCase("STATEMENT");
+    }
+
+    /** Pins when the statement after FOR does, or a value reads a user variable; without FOR it pins. */
+    private static boolean setStatementPins(List<String> tokens) {
+        int at = forAt(tokens);
+        if (at < 0 || at + 1 == tokens.size()) {
+            return true;
+        }
+        for (int i = 2; i < at; i++) {
+            if (scanPinning(tokens.get(i), tokens.get(i + 1))) {
+                return true;
+            }
+        }
+        return pinsSession(tokens.subList(at + 1, tokens.size()));
+    }
+
+    /** The index of the FOR that ends SET STATEMENT's assignments (outside parentheses), or -1. */
+    private static int forAt(List<String> tokens) {
+        int depth = 0;
+        for (int i = 2; i < tokens.size(); i++) {
+            String token = tokens.get(i);
+            if (token.equals("(")) {
+                depth++;
+            } else if (token.equals(")")) {
+                depth--;
+            } else if (depth == 0 && token.equalsIgnoreCase("FOR")) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** CREATE [OR REPLACE] TEMPORARY ... (MariaDB's OR REPLACE included). */

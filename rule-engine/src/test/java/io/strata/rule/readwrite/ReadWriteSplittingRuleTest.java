@@ -197,6 +197,18 @@ class ReadWriteSplittingRuleTest {
         assertTrue(route(chain, "/* strata:replica */ SELECT 1").startsWith("replica_"), "the hint accepts any");
     }
 
+    /** MariaDB's SET STATEMENT ... FOR is what its statement is: a write there is a write, a plain read a read. */
+    @Test
+    void setStatementRoutesAsItsStatement() {
+        RuleChain chain = chain();
+        health.status("app", "replica_0").up("ok", 0L, GtidPosition.parse("0-1-10"));
+        health.status("app", "replica_1").up("ok", 0L, GtidPosition.parse("0-1-10"));
+
+        assertTrue(route(chain, "SET STATEMENT max_statement_time = 5 FOR SELECT c FROM t").startsWith("replica_"));
+        assertEquals("primary", route(chain, "SET STATEMENT max_statement_time = 5 FOR INSERT INTO t VALUES (1)"));
+        assertEquals("primary", route(chain, "SELECT c FROM t"), "the session reads its own write");
+    }
+
     @Test
     void theSessionSwitchSendsReadsToThePrimaryUntilReset() {
         RuleChain chain = chain("readYourWrites", false);

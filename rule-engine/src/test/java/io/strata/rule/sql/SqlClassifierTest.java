@@ -186,7 +186,11 @@ class SqlClassifierTest {
             "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE */",
             "select 1; set @a = 1",
             "use test; select 1",
-            "SET NAMES utf8mb4; select 1"})
+            "SET NAMES utf8mb4; select 1",
+            "SET STATEMENT max_statement_time = @limit FOR SELECT 1",
+            "SET STATEMENT sql_mode = '' FOR CREATE TEMPORARY TABLE t (a INT)",
+            "set statement sql_mode = '' for select @a",
+            "SET STATEMENT max_statement_time = 1"})
     void statementsThatLeaveStateOnTheConnectionPinTheSession(String sql) {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
     }
@@ -208,10 +212,27 @@ class SqlClassifierTest {
         assertEquals(sets, info.setsLastInsertId());
     }
 
+    /**
+     * SET STATEMENT's variables last for its one statement: Strata neither follows nor replays them, and the
+     * statement is of the kind of the one after FOR (a write there is a write for read/write splitting).
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "SET STATEMENT sql_mode = '' FOR SELECT 1                        | SELECT",
+            "set statement max_statement_time = 1 for insert into t values (1) | INSERT",
+            "SET STATEMENT max_statement_time = 1                            | SET"})
+    void setStatementIsTheKindOfItsStatement(String sql, SqlKind kind) {
+        SqlStatementInfo info = SqlClassifier.classify(sql);
+        assertEquals(kind, info.kind());
+        assertEquals(List.of(), info.trackedVariables());
+        assertNull(info.charset());
+    }
+
     /** What ROW_COUNT() and FOUND_ROWS() read afterwards is hidden from the response only after these. */
     @ParameterizedTest(name = "{0} -> {1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
             "CALL add_rows(3)                                     | true",
+            "SET STATEMENT max_statement_time = 5 FOR CALL p()    | true",
             "call p()                                             | true",
             "SELECT SQL_CALC_FOUND_ROWS c FROM t LIMIT 1          | true",
             "SELECT 1; select sql_calc_found_rows * FROM t        | true",
@@ -264,7 +285,9 @@ class SqlClassifierTest {
             "SELECT LAST_INSERT_ID()",
             "INSERT INTO c VALUES (LAST_INSERT_ID(), 1)",
             "select * from t /* @a */",
-            "select * from t -- @a"})
+            "select * from t -- @a",
+            "SET STATEMENT max_statement_time = 1 FOR SELECT c FROM t WHERE id = 5",
+            "set statement sql_mode = concat(@@sql_mode, ',ANSI'), max_statement_time = 2 for update t set c = 1"})
     void statementsThatLeaveNoStateOnTheConnectionDoNotPinIt(String sql) {
         assertFalse(SqlClassifier.classify(sql).pinsSession());
     }
