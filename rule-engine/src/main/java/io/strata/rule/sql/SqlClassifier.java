@@ -32,6 +32,8 @@ public final class SqlClassifier {
      */
     private static final Words PINNING_FIRST = new Words("PREPARE", "EXECUTE", "DEALLOCATE", "HANDLER", "XA",
             "CALL");
+    /** Statements that read or change rows and nothing else: SET STATEMENT ... FOR one of these need not pin. */
+    private static final Words DATA_STATEMENTS = new Words("SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH");
     private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
     /**
      * Functions a replica must not answer: they read what this session did on the primary, take locks, or change
@@ -297,10 +299,14 @@ public final class SqlClassifier {
                 && tokens.get(1).equalsIgnoreCase("STATEMENT");
     }
 
-    /** Pins when the statement after FOR does, or a value reads a user variable; without FOR it pins. */
+    /**
+     * Pins unless the statement after FOR is a plain read or write that does not pin, and no value reads a user
+     * variable. Any other statement there (a USE, a SET, a CALL...) could change the connection where Strata does
+     * not follow it, and a SET STATEMENT without FOR is not one Strata understands.
+     */
     private static boolean setStatementPins(List<String> tokens) {
         int at = forAt(tokens);
-        if (at < 0 || at + 1 == tokens.size()) {
+        if (at < 0 || at + 1 == tokens.size() || !DATA_STATEMENTS.has(tokens.get(at + 1))) {
             return true;
         }
         for (int i = 2; i < at; i++) {

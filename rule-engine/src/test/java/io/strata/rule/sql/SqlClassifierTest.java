@@ -190,7 +190,10 @@ class SqlClassifierTest {
             "SET STATEMENT max_statement_time = @limit FOR SELECT 1",
             "SET STATEMENT sql_mode = '' FOR CREATE TEMPORARY TABLE t (a INT)",
             "set statement sql_mode = '' for select @a",
-            "SET STATEMENT max_statement_time = 1"})
+            "SET STATEMENT max_statement_time = 1",
+            "SET STATEMENT max_statement_time = 1 FOR USE other",
+            "SET STATEMENT max_statement_time = 1 FOR SET NAMES latin1",
+            "SET STATEMENT max_statement_time = 1 FOR SET time_zone = '+01:00'"})
     void statementsThatLeaveStateOnTheConnectionPinTheSession(String sql) {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
     }
