@@ -87,9 +87,11 @@ public final class SqlClassifier {
             if (token == null || token.equals(";")) {
                 if (statement != null) {
                     statements++;
-                    pins |= pinsSession(statement);
+                    boolean setsHere = lastInsertIdCall(statement, true);
+                    // LAST_INSERT_ID(expr) pins: the session's last insert id now lives on this server connection
+                    pins |= setsHere || pinsSession(statement);
                     readsLastId |= lastInsertIdCall(statement, false);
-                    setsLastId |= lastInsertIdCall(statement, true);
+                    setsLastId |= setsHere;
                     hidesCounts |= hidesCounts(statement);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
@@ -240,9 +242,6 @@ public final class SqlClassifier {
         }
         if (first.equalsIgnoreCase("CREATE") && isTemporary(tokens)) {
             return true;
-        }
-        if (lastInsertIdCall(tokens, true)) {
-            return true; // the session's last insert id now lives on this server connection
         }
         if (isSetStatement(tokens)) {
             return setStatementPins(tokens);
