@@ -299,6 +299,90 @@ class SessionIT {
         }
     }
 
+    /**
+     * What LAST_INSERT_ID() reads after each kind of statement is what MariaDB reads: each statement runs once
+     * straight on MariaDB and once through Strata, where another session then inserts on the pool's only connection
+     * whenever the first has let it go. The function is read by Strata ({@code SELECT LAST_INSERT_ID()}) and by the
+     * server ({@code + 0}), in the text protocol and prepared. No insert gives an explicit id or updates a row on a
+     * duplicate key: there Strata follows the id the server reports, not the one it keeps (see the README).
+     */
+    @ParameterizedTest
+    @EnumSource(StrataFixture.Driver.class)
+    void lastInsertIdFollowsTheServersRules(StrataFixture.Driver driver) throws Exception {
+        start(1, 300);
+        String[] statements = {
+            "SELECT v FROM {t}", "INSERT INTO {t} (u, v) VALUES (1, 1)", "SELECT v FROM {t}",
+            "INSERT INTO {t} (u, v) VALUES (2, 2), (3, 3)", "UPDATE {t} SET v = v + 1",
+            "INSERT INTO {t} (u, v) VALUES (1, 9)", "INSERT IGNORE INTO {t} (u, v) VALUES (1, 9)",
+            "INSERT INTO {t} (u, v) VALUES (4, 4) ON DUPLICATE KEY UPDATE v = 10",
+            "REPLACE INTO {t} (u, v) VALUES (5, 5)", "INSERT INTO {t} (u, v) SELECT u + 10, v FROM {t} WHERE u < 3",
+            "INSERT INTO {t} (id, u, v) VALUES (NULL, 20, 20)", "BEGIN", "INSERT INTO {t} (u, v) VALUES (21, 21)",
+            "ROLLBACK", "DELETE FROM {t} WHERE u = 20", "SELEKT 1", "INSERT INTO {t} (u, v) VALUES (22, 22)",
+            "CALL {t}_fill()", "INSERT INTO {t} (u, v) VALUES (30, 30)", "SELECT LAST_INSERT_ID(77)",
+            "INSERT INTO {t} (u, v) VALUES (31, 31)"};
+        Backend.execute("CREATE TABLE IF NOT EXISTS ids_other (id INT AUTO_INCREMENT PRIMARY KEY) AUTO_INCREMENT = 1000");
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        props.setProperty("socketTimeout", "10000");
+        for (boolean prepared : List.of(false, true)) {
+            for (String t : List.of("ids_direct", "ids_proxied")) {
+                Backend.execute("DROP TABLE IF EXISTS " + t, "DROP PROCEDURE IF EXISTS " + t + "_fill",
+                        "CREATE TABLE " + t + " (id INT AUTO_INCREMENT PRIMARY KEY, u INT UNIQUE, v INT)",
+                        "CREATE PROCEDURE " + t + "_fill() BEGIN INSERT INTO " + t + " (u, v) VALUES (40, 40); "
+                                + "INSERT INTO " + t + " (u, v) VALUES (41, 41); END");
+            }
+            try (Connection direct = driver.connect(Backend.server().port(), Backend.SCHEMA, "checker", "checker",
+                    props);
+                 Connection proxied = strata.connect(driver, "it", "root", "root", props);
+                 Connection other = strata.connect(driver, "it", "root", "root", props)) {
+                for (String sql : statements) {
+                    String step = sql + (prepared ? " (prepared)" : "");
+                    List<Long> expected = lastInsertIdAfter(direct, sql.replace("{t}", "ids_direct"), prepared, null);
+                    assertEquals(expected, lastInsertIdAfter(proxied, sql.replace("{t}", "ids_proxied"), prepared,
+                            other), step);
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the statement (its failure is part of the test), lets {@code other} insert if the pool lets it, then reads
+     * LAST_INSERT_ID() four ways.
+     */
+    private static List<Long> lastInsertIdAfter(Connection connection, String sql, boolean prepared, Connection other)
+            throws SQLException {
+        try (Statement text = connection.createStatement()) {
+            try {
+                if (prepared) {
+                    try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+                        statement.execute();
+                    }
+                } else {
+                    text.execute(sql);
+                }
+            } catch (SQLException expected) {
+                // what follows a failed statement is compared too
+            }
+            if (other != null) {
+                try (Statement insert = other.createStatement()) {
+                    insert.execute("INSERT INTO ids_other VALUES ()");
+                } catch (SQLException poolBusy) {
+                    // the session kept the only connection (a transaction, a CALL): nobody else runs there
+                }
+            }
+            List<Long> ids = new ArrayList<>();
+            for (String read : List.of("SELECT LAST_INSERT_ID()", "SELECT LAST_INSERT_ID() + 0")) {
+                ids.add(JdbcIT.queryLong(text, read));
+                try (java.sql.PreparedStatement statement = connection.prepareStatement(read);
+                     ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    ids.add(rows.getLong(1));
+                }
+            }
+            return ids;
+        }
+    }
+
     /** Runs the statement (its failure is part of the test), then reads the count in the text protocol. */
     private static long countAfter(Connection connection, String sql, String count, boolean prepared)
             throws SQLException {

@@ -91,8 +91,10 @@ public final class SqlClassifier {
                     // LAST_INSERT_ID(expr) pins: the session's last insert id now lives on this server connection
                     pins |= setsHere || pinsSession(statement);
                     readsLastId |= lastInsertIdCall(statement, false);
-                    setsLastId |= setsHere;
-                    hidesCounts |= hidesCounts(statement);
+                    // A procedure's inserts set it there too, and its CALL's answer does not say to what.
+                    boolean call = isCall(statement);
+                    setsLastId |= setsHere || call;
+                    hidesCounts |= call || hidesCounts(statement);
                     if (statements == 1) {
                         first = statement.size() > MAX_TOKENS ? statement.subList(0, MAX_TOKENS) : statement;
                         firstAll = statement;
@@ -278,9 +280,13 @@ public final class SqlClassifier {
         return false;
     }
 
-    /** See {@link SqlStatementInfo#hidesCounts}. */
+    /** See {@link SqlStatementInfo#hidesCounts}: here, the statements other than a CALL. */
     private static boolean hidesCounts(List<String> tokens) {
-        return body(tokens).get(0).equalsIgnoreCase("CALL") || tokens.stream().anyMatch(PINNING_WORDS::has);
+        return tokens.stream().anyMatch(PINNING_WORDS::has);
+    }
+
+    private static boolean isCall(List<String> tokens) {
+        return body(tokens).get(0).equalsIgnoreCase("CALL");
     }
 
     /** The statement itself: for SET STATEMENT ... FOR s, the tokens of s. */

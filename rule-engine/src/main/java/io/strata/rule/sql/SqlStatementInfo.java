@@ -20,8 +20,9 @@ import java.util.List;
  * @param hint           what a {@code /* strata:... *}{@code /} comment asks for ("primary", "replica"), else null
  * @param readsLastInsertId the text calls {@code LAST_INSERT_ID()}: the server connection it runs on must hold the
  *                       session's last insert id, which other sessions' inserts on a shared connection change
- * @param setsLastInsertId the text calls {@code LAST_INSERT_ID(expr)}, which sets the session's last insert id on
- *                       its server connection (it also pins the session)
+ * @param setsLastInsertId the text may set the session's last insert id on its server connection without its response
+ *                       showing the value: it calls {@code LAST_INSERT_ID(expr)}, or it is a {@code CALL} (the
+ *                       procedure's inserts); both pin the session
  * @param hidesCounts    the text runs what {@code ROW_COUNT()} and {@code FOUND_ROWS()} read afterwards without its
  *                       response showing it: a {@code CALL} (the procedure's own statements) or a
  *                       {@code SQL_CALC_FOUND_ROWS} select (the rows found beyond its LIMIT); both pin the session

@@ -198,7 +198,10 @@ class SqlClassifierTest {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
     }
 
-    /** LAST_INSERT_ID() needs the session's value on the server connection; LAST_INSERT_ID(expr) sets it there. */
+    /**
+     * LAST_INSERT_ID() needs the session's value on the server connection; LAST_INSERT_ID(expr) sets it there, and so
+     * may a procedure.
+     */
     @ParameterizedTest(name = "{0} -> reads {1}, sets {2}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
             "INSERT INTO child VALUES (LAST_INSERT_ID(), 'x')     | true  | false",
@@ -208,7 +211,10 @@ class SqlClassifierTest {
             "SELECT @@identity                                    | true  | false",
             "select @@SESSION.last_insert_id + 0                  | true  | false",
             "SELECT c FROM t WHERE id = 5                         | false | false",
-            "SELECT 'LAST_INSERT_ID()' FROM t                     | false | false"})
+            "SELECT 'LAST_INSERT_ID()' FROM t                     | false | false",
+            "CALL add_parent('x')                                 | false | true",
+            "SET STATEMENT max_statement_time = 5 FOR call p()    | false | true",
+            "SELECT 'CALL p()'                                    | false | false"})
     void callsOfLastInsertIdAreFound(String sql, boolean reads, boolean sets) {
         SqlStatementInfo info = SqlClassifier.classify(sql);
         assertEquals(reads, info.readsLastInsertId());
