@@ -197,6 +197,37 @@ class SessionIT {
         }
     }
 
+    /**
+     * A connection the session holds (here, for its transaction) is given the session's last insert id once: the
+     * server's own SET counter shows one SET for three statements reading it.
+     */
+    @Test
+    void aHeldConnectionIsGivenTheLastInsertIdOnce() throws Exception {
+        parentsAndChildren();
+        start(2, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("BEGIN");
+            a.query("INSERT INTO parents (who) VALUES ('h')");
+            String id = text(a.query("SELECT LAST_INSERT_ID()"));
+            long before = setsOnConnection(a);
+            a.query("INSERT INTO children VALUES (LAST_INSERT_ID(), 'h')");
+            assertEquals(before + 1, setsOnConnection(a), "the first reader gives the connection the id");
+            b.query("INSERT INTO parents (who) VALUES ('b')");
+            a.query("INSERT INTO children VALUES (LAST_INSERT_ID(), 'h')");
+            a.query("UPDATE children SET parent = LAST_INSERT_ID() WHERE who = 'h'");
+            assertEquals(before + 1, setsOnConnection(a), "the others find it there");
+            a.query("COMMIT");
+            assertEquals(id + " 2", text(a.query(
+                    "SELECT CONCAT(MIN(parent), ' ', COUNT(*)) FROM children WHERE who = 'h' AND parent = " + id)));
+        }
+    }
+
+    /** How many SETs the server connection running the query has run (the query is not one). */
+    private static long setsOnConnection(RawClient client) throws IOException {
+        return Long.parseLong(text(client.query("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
+                + "WHERE VARIABLE_NAME = 'COM_SET_OPTION'")));
+    }
+
     /** LAST_INSERT_ID(expr) sets the session's value on its server connection, which then answers for it. */
     @Test
     void lastInsertIdSetByAnExpressionStaysTheSessions() throws Exception {

@@ -49,6 +49,11 @@ public final class BackendConnection {
     private volatile String charset = BackendConnector.DEFAULT_CHARSET;
     private volatile boolean multiStatements = true;
     private volatile boolean dirty;
+    /**
+     * How many times the pool took this connection back. A session that finds the same count twice held the
+     * connection in between, so no other session's statement ran there.
+     */
+    private int lease;
     private final Map<String, String> variables = new HashMap<>();
     private volatile BackendPool pool;
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
@@ -400,6 +405,15 @@ public final class BackendConnection {
     /** The tracked session variables set on this connection's server session (absent: the server default). */
     public Map<String, String> variables() {
         return variables;
+    }
+
+    /** See {@link #lease}; published to the next borrower by the pool's lock. */
+    public int lease() {
+        return lease;
+    }
+
+    void returned() {
+        lease++;
     }
 
     /** Something untracked (a user variable, a temporary table, a lock...) now lives on this connection. */

@@ -155,6 +155,7 @@ public final class BackendPool implements AutoCloseable {
 
     /** Gives a connection back: to a waiter, to the idle list, or closed when it holds state or is too old. */
     public void release(BackendConnection connection) {
+        connection.returned();
         // lifetime as of the last response (stamped then): no clock read per release
         if (!connection.isActive() || connection.dirty() || connection.busy()
                 || expired(connection, connection.lastUsedNanos())) {

@@ -43,6 +43,8 @@ public final class Session {
     private boolean multiStatements;
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
+    /** Counts the changes of {@link #lastInsertId}, so a runner can tell that a connection holds the current one. */
+    private int lastInsertIdVersion;
     /**
      * LAST_INSERT_ID(expr) ran: the session's last insert id is its pinned server connection's, which Strata does not
      * see (a SELECT's answer does not carry it), so that connection answers for it from then on.
@@ -154,7 +156,7 @@ public final class Session {
         openCursors.clear();
         longDataPending = false;
         statusFlags = ServerStatus.AUTOCOMMIT;
-        lastInsertId = 0;
+        lastInsertId(0);
         lastInsertIdOnServer = false;
         countsOnServer = false;
         holdsServerState = false;
@@ -254,7 +256,7 @@ public final class Session {
     /**
      * Whether a statement calling LAST_INSERT_ID() needs the server connection it runs on to be told the session's
      * last insert id first ({@link #lastInsertIdStatement}): on a shared connection the server's value is that of
-     * whichever session inserted there last.
+     * whichever session inserted there last. Runners skip it on a connection they gave the same id and held since.
      */
     public boolean needsLastInsertId(SqlStatementInfo info) {
         return info != null && info.readsLastInsertId() && !lastInsertIdOnServer;
@@ -265,8 +267,14 @@ public final class Session {
         return "SET last_insert_id = " + Long.toUnsignedString(lastInsertId);
     }
 
-    public void lastInsertId(long id) {
-        this.lastInsertId = id;
+    /** Changes whenever the session's last insert id does (to the same value too). */
+    public int lastInsertIdVersion() {
+        return lastInsertIdVersion;
+    }
+
+    private void lastInsertId(long id) {
+        lastInsertId = id;
+        lastInsertIdVersion++;
     }
 
     public long rowCount() {
@@ -311,7 +319,7 @@ public final class Session {
             statusFlags(statusFlags);
         }
         if (lastInsertId != 0) {
-            this.lastInsertId = lastInsertId;
+            lastInsertId(lastInsertId);
         }
         if (info != null && info.pinsSession()) {
             holdsServerState = true;
