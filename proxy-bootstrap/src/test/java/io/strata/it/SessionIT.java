@@ -273,6 +273,27 @@ class SessionIT {
     }
 
     /**
+     * A session that leaves right after warnings or an error leaves them to nobody: its connection is reset before
+     * another session gets it (a warning can quote the statement's values).
+     */
+    @Test
+    void warningsLeftAtGoodbyeAreNotTheNextSessions() throws Exception {
+        start(1, 2000);
+        try (RawClient a = client()) {
+            a.query("SELECT CAST('secret' AS SIGNED)");
+        }
+        try (RawClient b = client()) {
+            assertEquals("0", text(b.query("SELECT @@warning_count")));
+        }
+        try (RawClient a = client()) {
+            a.query("SELECT * FROM no_such_table");
+        }
+        try (RawClient b = client()) {
+            assertEquals("0", text(b.query("SELECT @@error_count")));
+        }
+    }
+
+    /**
      * ROW_COUNT() and FOUND_ROWS() read the session's own last statement, not whichever ran last on the shared server
      * connection (there, another session's).
      */

@@ -170,10 +170,9 @@ final class JdbcRunner implements StatementRunner {
         }
         Connection use = kept;
         Connection giveBack = left;
-        boolean dirty = pinnedDirty;
         VIRTUAL.newThread(() -> {
             if (giveBack != null) {
-                close(giveBack, dirty);
+                close(giveBack, true); // its warnings may quote the session's values: not the next session's
             }
             execute(pool, use, command, out, info, again, work);
         }).start();
@@ -537,7 +536,7 @@ final class JdbcRunner implements StatementRunner {
         statements.clear(); // the session's statements go with it (COM_RESET_CONNECTION, COM_CHANGE_USER)
         Connection connection = pinned;
         pinned = null;
-        boolean reset = pinnedDirty || session.inTransaction() || !session.autocommit();
+        boolean reset = pinnedDirty || session.needsPinnedConnection(); // see RelayRunner.giveBack
         if (connection == null && cursors.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }

@@ -602,7 +602,9 @@ final class RelayRunner implements StatementRunner {
             connection.pool().discard(connection);
             return CompletableFuture.completedFuture(null);
         }
-        if (!connection.dirty() && !session.inTransaction() && session.autocommit()) {
+        // What the session kept the connection for (a transaction, warnings that may quote its values...) is not
+        // the next session's.
+        if (!connection.dirty() && !session.needsPinnedConnection()) {
             connection.pool().release(connection);
             return CompletableFuture.completedFuture(null);
         }
