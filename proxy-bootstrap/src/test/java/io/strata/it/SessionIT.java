@@ -398,6 +398,54 @@ class SessionIT {
     }
 
     /**
+     * The session state the server sees is the session's own, step by step: each statement runs straight on MariaDB
+     * and through Strata, where another session then changes its own state on the pool's only connection whenever the
+     * first has let it go; after each, the server reports the session's variables and transaction state. (The JDBC
+     * executor's connections speak utf8mb4 whatever the client set, so the character set variables are the relay's.
+     * A raw client: MariaDB Connector/J closes its connection on SET NAMES latin1.)
+     */
+    @Test
+    void sessionStateFollowsTheServersRules() throws Exception {
+        start(1, 300);
+        // Statements that pin come last: until then the other session gets the connection between any two steps.
+        String[] statements = {
+            "SET sql_mode = 'ANSI_QUOTES'", "SET time_zone = '+05:00'", "SET NAMES latin1", "SET sql_select_limit = 2",
+            "SET time_zone = 'nonsense'", "SET sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')",
+            "SET NAMES utf8mb4 COLLATE utf8mb4_bin", "SET @@session.time_zone = 'SYSTEM'", "SELECT 1",
+            "SET character_set_results = NULL", "SELECT 2", "SET NAMES latin1", "SET sql_select_limit = DEFAULT",
+            "SET max_statement_time = 5", "SET NAMES utf8mb4", "SET collation_connection = utf8mb4_unicode_ci",
+            "SELECT 3", "SET NAMES utf8mb4, time_zone = '+02:00'", "SELECT 4",
+            "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SELECT 5", "SET SESSION TRANSACTION READ ONLY",
+            "START TRANSACTION", "SELECT 6", "COMMIT", "SET SESSION TRANSACTION READ WRITE", "SET autocommit = 0",
+            "INSERT INTO state_t VALUES (1)", "COMMIT", "SET autocommit = 1", "START TRANSACTION READ ONLY",
+            "SELECT 1", "ROLLBACK", "SET SESSION tx_isolation = 'READ-COMMITTED'",
+            "SET sql_mode = DEFAULT, time_zone = '-01:00'", "SET NAMES latin1 COLLATE latin1_bin", "SELECT 5",
+            "SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED", "SET lc_time_names = 'de_DE'", "SET NAMES latin1"};
+        String[] others = {"SET sql_mode = 'NO_ENGINE_SUBSTITUTION'", "SET character_set_results = NULL",
+            "SET time_zone = '-03:00'", "SET NAMES koi8r", "SELECT 1", "SET sql_select_limit = 7",
+            "SET NAMES latin1 COLLATE latin1_bin", "SELECT 2", "SET max_statement_time = 9", "SET NAMES utf8mb4",
+            "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED", "SET SESSION TRANSACTION READ ONLY"};
+        boolean relay = StrataFixture.executor().equals(ServerConfig.RELAY);
+        String probe = "SELECT CONCAT_WS('|', @@autocommit, @@in_transaction, @@sql_mode, @@time_zone, @@tx_isolation,"
+                + " @@tx_read_only, @@sql_select_limit, @@max_statement_time, @@lc_time_names, 'ł'"
+                + (relay ? ", @@character_set_client, @@character_set_connection, "
+                + "IFNULL(@@character_set_results, 'NULL'), @@collation_connection" : "") + ")";
+        Backend.execute("CREATE TABLE IF NOT EXISTS state_t (v INT)");
+        int otherRan = 0;
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
+             RawClient proxied = client(); RawClient other = client()) {
+            for (int i = 0; i < statements.length; i++) {
+                direct.query(statements[i]);
+                proxied.query(statements[i]);
+                // fails once the first session keeps the pool's only connection
+                otherRan += RawClient.payload(other.query(others[i % others.length]).get(0))[0] != (byte) 0xFF ? 1 : 0;
+                assertEquals(text(direct.query(probe)), text(proxied.query(probe)), statements[i]);
+            }
+        }
+        assertTrue(otherRan >= 26, "the other session ran " + otherRan + " statements");
+    }
+
+    /**
      * Runs the statement (its failure is part of the test), lets {@code other} insert if the pool lets it, then reads
      * LAST_INSERT_ID() four ways.
      */
@@ -500,6 +548,32 @@ class SessionIT {
             for (Connection c : sessions) {
                 c.close();
             }
+        }
+    }
+
+    /**
+     * What JDBC drivers send for setTransactionIsolation and setReadOnly (SET SESSION TRANSACTION ...) is followed
+     * like a tracked variable: two sessions with different levels share the pool's only connection.
+     */
+    @ParameterizedTest
+    @EnumSource(StrataFixture.Driver.class)
+    void sessionTransactionCharacteristicsAreFollowedNotPinned(StrataFixture.Driver driver) throws Exception {
+        start(1, 500);
+        try (Connection a = strata.connect(driver); Connection b = strata.connect(driver);
+             Statement onA = a.createStatement(); Statement onB = b.createStatement()) {
+            a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            a.setReadOnly(true);
+            b.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            assertEquals("SERIALIZABLE ON", queryString(onA, "SELECT CONCAT(@@tx_isolation, ' ', @@tx_read_only)"));
+            assertEquals("READ-UNCOMMITTED OFF",
+                    queryString(onB, "SELECT CONCAT(@@tx_isolation, ' ', @@tx_read_only)"));
+        }
+    }
+
+    private static String queryString(Statement statement, String sql) throws SQLException {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getString(1);
         }
     }
 

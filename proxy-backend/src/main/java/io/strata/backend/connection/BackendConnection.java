@@ -390,8 +390,10 @@ public final class BackendConnection {
         return charset;
     }
 
+    /** After SET NAMES, which sets character_set_results and collation_connection too (a COLLATE is set after). */
     public void charset(String charset) {
         this.charset = charset;
+        variables.keySet().removeAll(StateSync.SET_BY_NAMES);
     }
 
     public boolean multiStatements() {

@@ -25,6 +25,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class StateSync {
 
+    /** The tracked variables SET NAMES sets along with the character set. */
+    public static final java.util.List<String> SET_BY_NAMES = java.util.List.of("character_set_results",
+            "collation_connection");
     private static final int OPTION_MULTI_STATEMENTS_ON = 0;
     private static final int OPTION_MULTI_STATEMENTS_OFF = 1;
 
@@ -60,15 +63,17 @@ public final class StateSync {
                         return c;
                     });
         }
-        if (!sameCharset(charset, connection.charset())) {
+        Map<String, String> current = connection.variables();
+        if (!sameCharset(charset, connection.charset()) || leftByNames(current, variables)) {
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + charset)))
                     .thenApply(c -> {
                         c.charset(charset);
                         return c;
                     });
+            current = withoutNames(current); // as they will be once the SET NAMES ran
         }
-        if (!variables.equals(connection.variables())) {
-            String set = setVariables(connection.variables(), variables);
+        if (!variables.equals(current)) {
+            String set = setVariables(current, variables);
             // not Map.copyOf: a variable may be NULL (MySQL Connector/J sets character_set_results = NULL)
             Map<String, String> wanted = new java.util.HashMap<>(variables);
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, set))).thenApply(c -> {
@@ -88,7 +93,30 @@ public final class StateSync {
         return done;
     }
 
-    /** One SET making {@code current} equal to {@code wanted}; variables only {@code current} has go back to DEFAULT. */
+    /**
+     * Whether {@code current} holds a variable of {@link #SET_BY_NAMES} that {@code wanted} does not: only a SET NAMES
+     * undoes it, since its DEFAULT is the server's global value (latin1 on MariaDB), not the character set's.
+     */
+    public static boolean leftByNames(Map<String, String> current, Map<String, String> wanted) {
+        for (String name : SET_BY_NAMES) {
+            if (current.containsKey(name) && !wanted.containsKey(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The variables as they are after a SET NAMES. */
+    public static Map<String, String> withoutNames(Map<String, String> variables) {
+        Map<String, String> after = new java.util.HashMap<>(variables); // not Map.copyOf: a value may be NULL
+        after.keySet().removeAll(SET_BY_NAMES);
+        return after;
+    }
+
+    /**
+     * One SET making {@code current} equal to {@code wanted}; variables only {@code current} has go back to DEFAULT
+     * (for those of {@link #SET_BY_NAMES}, a SET NAMES must have run first: see {@link #leftByNames}).
+     */
     public static String setVariables(Map<String, String> current, Map<String, String> wanted) {
         StringJoiner set = new StringJoiner(", ", "SET ", "");
         for (String name : current.keySet()) {

@@ -18,6 +18,8 @@ import java.util.WeakHashMap;
  */
 public final class JdbcSessionVariables {
 
+    /** What Strata's JDBC connections speak, whatever the client does (Strata converts). */
+    private static final String CHARSET = "utf8mb4";
     private final Map<Object, Map<String, String>> held = new WeakHashMap<>();
 
     /** Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ). */
@@ -31,7 +33,13 @@ public final class JdbcSessionVariables {
             return;
         }
         try (Statement statement = connection.createStatement()) {
-            statement.execute(StateSync.setVariables(current, wanted));
+            if (StateSync.leftByNames(current, wanted)) {
+                statement.execute("SET NAMES " + CHARSET); // see StateSync.leftByNames
+                current = StateSync.withoutNames(current);
+            }
+            if (!current.equals(wanted)) {
+                statement.execute(StateSync.setVariables(current, wanted));
+            }
         }
         remember(key, wanted);
     }

@@ -92,21 +92,29 @@ final class JdbcRunner implements StatementRunner {
             command.payload().release();
             throw new MySQLException(new ErrPacket(1064, "42000", syntaxError(command.sql())));
         }
-        if (command.info().charset() != null && !command.info().multiStatement()) {
+        SqlStatementInfo info = command.info();
+        boolean namesOnly = info.trackedVariables().isEmpty()
+                || info.trackedVariables().equals(List.of("collation_connection")); // a COLLATE: see the README
+        if (info.charset() != null && !info.multiStatement() && namesOnly) {
             command.payload().release();
-            session.charset(command.info().charset());
+            session.charset(info.charset());
             Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
             completion.done();
             return;
         }
         String sql = statementText(command.payload());
-        List<String> several = command.info().multiStatement() ? SqlClassifier.split(sql) : null;
+        List<String> several = info.multiStatement() ? SqlClassifier.split(sql) : null;
         List<String> statements = several != null ? several : List.of(sql);
         JdbcResultWriter out = writer(command, false);
-        start(command, out, command.info(), this::run, connection -> {
+        start(command, out, info, this::run, connection -> {
             try (Statement statement = connection.createStatement()) {
                 session.running(() -> cancel(statement));
                 JdbcExecutor.execute(statement, statements, out, collation(), maxBytesPerChar());
+                if (info.charset() != null) {
+                    // SET NAMES x, var = ...: the variables are the session's, the character set is Strata's to
+                    // convert to (the connection speaks utf8mb4, whatever the client does)
+                    statement.execute("SET NAMES utf8mb4");
+                }
             } finally {
                 session.running(null);
             }

@@ -202,8 +202,11 @@ public final class Session {
         return charset;
     }
 
+    /** SET NAMES: the server sets character_set_results and collation_connection with it (a COLLATE is set after). */
     public void charset(String charset) {
         this.charset = charset;
+        variables.remove("character_set_results");
+        variables.remove("collation_connection");
     }
 
     public String database() {
@@ -331,7 +334,7 @@ public final class Session {
             countsOnServer = true;
         }
         if (info != null && info.charset() != null && !failed) {
-            charset = info.charset();
+            charset(info.charset());
         }
         // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened.
         keepForWarnings = warnings > 0 || failed;

@@ -56,7 +56,7 @@ public final class SqlClassifier {
             "innodb_lock_wait_timeout", "lock_wait_timeout", "max_statement_time", "max_execution_time",
             "net_write_timeout", "net_read_timeout", "wait_timeout", "interactive_timeout", "sql_big_selects",
             "sql_warnings", "sql_notes", "character_set_results", "collation_connection", "div_precision_increment",
-            "foreign_key_checks", "unique_checks", "sql_log_bin");
+            "foreign_key_checks", "unique_checks", "sql_log_bin", "tx_read_only", "transaction_read_only");
 
     /** Room for a typical OLTP statement's tokens, so the list never grows for them (sysbench's have 8 to 14). */
     private static final int TOKENS_PER_STATEMENT = 16;
@@ -120,6 +120,11 @@ public final class SqlClassifier {
         String charset = kind == SqlKind.SET ? charset(first) : null;
         boolean multi = statements > 1;
         List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
+        if (charset != null && namesCollate(first)) {
+            // SET NAMES x COLLATE y: the collation is followed as the variable it sets, read back like the others
+            tracked = new ArrayList<>(tracked);
+            tracked.add("collation_connection");
+        }
         if (multi && !tracked.isEmpty()) {
             pins = true; // Strata follows tracked variables statement by statement only
             tracked = List.of();
@@ -374,6 +379,10 @@ public final class SqlClassifier {
 
     /** The tracked session variables a SET assigns (lower case, as in {@link #TRACKED_VARIABLES}). */
     private static List<String> trackedTargets(List<String> tokens) {
+        List<String> transaction = sessionTransaction(tokens);
+        if (transaction != null) {
+            return transaction;
+        }
         List<String> tracked = new ArrayList<>();
         forEachTarget(tokens, i -> {
             String name = sessionVariable(tokens, i);
@@ -383,6 +392,32 @@ public final class SqlClassifier {
             return true;
         });
         return tracked;
+    }
+
+    /**
+     * For {@code SET SESSION TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE} (what JDBC drivers send for
+     * setTransactionIsolation and setReadOnly): the variables it sets, under the names every MariaDB and MySQL 5.7
+     * know (MySQL 8 has other names: reading them back fails there, and the session is pinned as before). Else null,
+     * {@code SET TRANSACTION} without SESSION included: it sets the next transaction only, which stays unseen on the
+     * connection.
+     */
+    private static List<String> sessionTransaction(List<String> tokens) {
+        if (tokens.size() < 5 || !tokens.get(2).equalsIgnoreCase("TRANSACTION")
+                || !tokens.get(1).equalsIgnoreCase("SESSION") && !tokens.get(1).equalsIgnoreCase("LOCAL")) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(2);
+        for (int i = 3; i < tokens.size(); i++) {
+            String token = tokens.get(i);
+            if (token.equalsIgnoreCase("ISOLATION") && !names.contains("tx_isolation")) {
+                names.add("tx_isolation");
+            } else if (token.equalsIgnoreCase("READ") && i + 1 < tokens.size()
+                    && (tokens.get(i + 1).equalsIgnoreCase("ONLY") || tokens.get(i + 1).equalsIgnoreCase("WRITE"))
+                    && !names.contains("tx_read_only")) {
+                names.add("tx_read_only");
+            }
+        }
+        return names.isEmpty() ? null : names;
     }
 
     /** The session variable named at {@code i} (past SESSION/LOCAL and @@session. prefixes), lower case, or null. */
@@ -428,6 +463,9 @@ public final class SqlClassifier {
      * SET pins it.
      */
     private static boolean setPins(List<String> tokens) {
+        if (sessionTransaction(tokens) != null) {
+            return false;
+        }
         return !forEachTarget(tokens, i -> freeTarget(tokens, i)
                 || TRACKED_VARIABLES.contains(String.valueOf(sessionVariable(tokens, i))));
     }
@@ -438,24 +476,41 @@ public final class SqlClassifier {
             return i + 1 < tokens.size() && freeTarget(tokens, i + 1);
         }
         return switch (target) {
-            case "global", "persist", "names", "charset" -> true;
-            case "character" -> true;
+            case "global", "persist", "names", "charset", "character" -> true;
             case "autocommit", "@@autocommit", "@@session.autocommit", "@@local.autocommit" -> true;
             default -> target.startsWith("@@global.");
         };
     }
 
+    /**
+     * Where a SET's last NAMES, CHARSET or CHARACTER SET target is (MariaDB Connector/J ends its first statement with
+     * {@code NAMES utf8mb4}), or -1.
+     */
+    private static int namesTarget(List<String> tokens) {
+        int[] at = {-1};
+        forEachTarget(tokens, i -> {
+            String target = tokens.get(i);
+            if (target.equalsIgnoreCase("NAMES") || target.equalsIgnoreCase("CHARSET")
+                    || target.equalsIgnoreCase("CHARACTER") && i + 1 < tokens.size()
+                    && tokens.get(i + 1).equalsIgnoreCase("SET")) {
+                at[0] = i;
+            }
+            return true;
+        });
+        return at[0];
+    }
+
     private static String charset(List<String> tokens) {
-        if (tokens.size() >= 3 && tokens.get(1).equalsIgnoreCase("NAMES")) {
-            return unquote(tokens.get(2));
-        }
-        if (tokens.size() >= 3 && tokens.get(1).equalsIgnoreCase("CHARSET")) {
-            return unquote(tokens.get(2));
-        }
-        if (tokens.size() >= 4 && tokens.get(1).equalsIgnoreCase("CHARACTER") && tokens.get(2).equalsIgnoreCase("SET")) {
-            return unquote(tokens.get(3));
-        }
-        return null;
+        int at = namesTarget(tokens);
+        int value = at < 0 ? -1 : tokens.get(at).equalsIgnoreCase("CHARACTER") ? at + 2 : at + 1;
+        return value > 0 && value < tokens.size() ? unquote(tokens.get(value)) : null;
+    }
+
+    /** Whether the SET's NAMES target names a collation: {@code SET NAMES x COLLATE y}. */
+    private static boolean namesCollate(List<String> tokens) {
+        int at = namesTarget(tokens);
+        return at > 0 && tokens.get(at).equalsIgnoreCase("NAMES") && at + 3 < tokens.size()
+                && tokens.get(at + 2).equalsIgnoreCase("COLLATE");
     }
 
     /** Strips one level of '', "" or `` quoting. */

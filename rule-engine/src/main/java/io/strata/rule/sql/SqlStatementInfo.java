@@ -12,7 +12,8 @@ import java.util.List;
  * @param pinsSession    the text leaves state on the server connection that later statements may need (user
  *                       variables, temporary tables, locks, untracked session variables...): the session must keep
  *                       its backend connection from then on
- * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null
+ * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null (the
+ *                       collation of {@code SET NAMES x COLLATE y} is the tracked {@code collation_connection})
  * @param trackedVariables session variables a SET assigns that Strata follows and replays on any backend connection
  *                       ({@link SqlClassifier#TRACKED_VARIABLES}), instead of pinning the session
  * @param statementTokens every token of the text when it holds one statement (for rules that look past

@@ -171,6 +171,7 @@ class SqlClassifierTest {
             "LOCK TABLES t WRITE",
             "FLUSH TABLES WITH READ LOCK",
             "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+            "SET TRANSACTION READ ONLY",
             "SET sql_mode = '', @a = 1",
             "SET sql_mode = '', optimizer_switch = 'x=on'",
             "SET time_zone = '+00:00'; SELECT 1",
@@ -193,7 +194,8 @@ class SqlClassifierTest {
             "SET STATEMENT max_statement_time = 1",
             "SET STATEMENT max_statement_time = 1 FOR USE other",
             "SET STATEMENT max_statement_time = 1 FOR SET NAMES latin1",
-            "SET STATEMENT max_statement_time = 1 FOR SET time_zone = '+01:00'"})
+            "SET STATEMENT max_statement_time = 1 FOR SET time_zone = '+01:00'",
+            "SET lc_messages = 'de_DE', NAMES utf8mb4"})
     void statementsThatLeaveStateOnTheConnectionPinTheSession(String sql) {
         assertTrue(SqlClassifier.classify(sql).pinsSession());
     }
@@ -260,7 +262,16 @@ class SqlClassifierTest {
             "set local time_zone = 'UTC'                        | time_zone",
             "SET @@session.sql_mode = ''                        | sql_mode",
             "SET autocommit = 0, sql_mode = ''                  | sql_mode",
+            "SET NAMES utf8mb4, sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES') | sql_mode",
             "set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'), NAMES utf8mb4 | sql_mode",
+            "SET time_zone = '+01:00', NAMES latin1 COLLATE latin1_bin | time_zone collation_connection",
+            "SET NAMES utf8mb4 COLLATE utf8mb4_bin              | collation_connection",
+            "set names 'latin1' collate 'latin1_bin', time_zone = '+01:00' | time_zone collation_connection",
+            "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED | tx_isolation",
+            "set session transaction read only                  | tx_read_only",
+            "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED, READ WRITE | tx_isolation tx_read_only",
+            "SET LOCAL TRANSACTION READ WRITE                   | tx_read_only",
+            "SET @@session.transaction_read_only = 1            | transaction_read_only",
             "SET SESSION transaction_isolation = 'READ-COMMITTED', @@sql_select_limit = 10 | transaction_isolation sql_select_limit"})
     void trackedVariablesAreFollowedNotPinned(String sql, String variables) {
         SqlStatementInfo info = SqlClassifier.classify(sql);
@@ -312,6 +323,8 @@ class SqlClassifierTest {
             SET NAMES 'latin1'                          | latin1
             set names utf8mb4                           | utf8mb4
             SET NAMES utf8mb4 COLLATE utf8mb4_bin       | utf8mb4
+            set sql_mode = '', names 'latin1'           | latin1
+            SET time_zone = 'UTC', CHARACTER SET koi8r  | koi8r
             SET NAMES `utf8`                            | utf8
             SET CHARACTER SET utf8                      | utf8
             set character set "gbk"                     | gbk
