@@ -452,17 +452,7 @@ class SessionIT {
     private static List<Long> lastInsertIdAfter(Connection connection, String sql, boolean prepared, Connection other)
             throws SQLException {
         try (Statement text = connection.createStatement()) {
-            try {
-                if (prepared) {
-                    try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
-                        statement.execute();
-                    }
-                } else {
-                    text.execute(sql);
-                }
-            } catch (SQLException expected) {
-                // what follows a failed statement is compared too
-            }
+            runFailureIncluded(connection, text, sql, prepared);
             if (other != null) {
                 try (Statement insert = other.createStatement()) {
                     insert.execute("INSERT INTO ids_other VALUES ()");
@@ -483,21 +473,26 @@ class SessionIT {
         }
     }
 
+    /** Runs the statement in the text protocol or prepared; its failure is part of the test. */
+    private static void runFailureIncluded(Connection connection, Statement text, String sql, boolean prepared) {
+        try {
+            if (prepared) {
+                try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+                    statement.execute();
+                }
+            } else {
+                text.execute(sql);
+            }
+        } catch (SQLException expected) {
+            // what follows a failed statement is compared too
+        }
+    }
+
     /** Runs the statement (its failure is part of the test), then reads the count in the text protocol. */
     private static long countAfter(Connection connection, String sql, String count, boolean prepared)
             throws SQLException {
         try (Statement text = connection.createStatement()) {
-            try {
-                if (prepared) {
-                    try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
-                        statement.execute();
-                    }
-                } else {
-                    text.execute(sql);
-                }
-            } catch (SQLException expected) {
-                // what follows a failed statement is compared too
-            }
+            runFailureIncluded(connection, text, sql, prepared);
             return JdbcIT.queryLong(text, "SELECT " + count + "()");
         }
     }

@@ -205,8 +205,7 @@ public final class Session {
     /** SET NAMES: the server sets character_set_results and collation_connection with it (a COLLATE is set after). */
     public void charset(String charset) {
         this.charset = charset;
-        variables.remove("character_set_results");
-        variables.remove("collation_connection");
+        variables.keySet().removeAll(io.strata.backend.connection.StateSync.SET_BY_NAMES);
     }
 
     public String database() {
