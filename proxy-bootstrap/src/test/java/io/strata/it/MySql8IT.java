@@ -142,6 +142,24 @@ class MySql8IT {
         }
     }
 
+    /**
+     * MySQL 8 knows SET SESSION TRANSACTION's variables only by their transaction_ names, so Strata cannot read them
+     * back as it does on MariaDB: the session keeps its connection instead, and still has its level.
+     */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void aSessionsIsolationLevelHoldsOnMySql8(Driver driver) throws Exception {
+        try (Connection a = driver.connect(strata.port(), SCHEMA, "root", "root", new Properties());
+             Connection b = driver.connect(strata.port(), SCHEMA, "root", "root", new Properties());
+             Statement onA = a.createStatement(); Statement onB = b.createStatement()) {
+            a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            for (int i = 0; i < 3; i++) {
+                assertEquals("SERIALIZABLE", JdbcIT.queryString(onA, "SELECT @@transaction_isolation"));
+                assertEquals("REPEATABLE-READ", JdbcIT.queryString(onB, "SELECT @@transaction_isolation"));
+            }
+        }
+    }
+
     /** Every column type reads the same through Strata as straight from MySQL, as text and as server-prepared. */
     @ParameterizedTest
     @EnumSource(Driver.class)

@@ -559,16 +559,9 @@ class SessionIT {
             a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             a.setReadOnly(true);
             b.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
-            assertEquals("SERIALIZABLE ON", queryString(onA, "SELECT CONCAT(@@tx_isolation, ' ', @@tx_read_only)"));
-            assertEquals("READ-UNCOMMITTED OFF",
-                    queryString(onB, "SELECT CONCAT(@@tx_isolation, ' ', @@tx_read_only)"));
-        }
-    }
-
-    private static String queryString(Statement statement, String sql) throws SQLException {
-        try (ResultSet rows = statement.executeQuery(sql)) {
-            rows.next();
-            return rows.getString(1);
+            String levelAndMode = "SELECT CONCAT(@@tx_isolation, ' ', @@tx_read_only)";
+            assertEquals("SERIALIZABLE ON", JdbcIT.queryString(onA, levelAndMode));
+            assertEquals("READ-UNCOMMITTED OFF", JdbcIT.queryString(onB, levelAndMode));
         }
     }
 

@@ -216,9 +216,7 @@ final class JdbcRunner implements StatementRunner {
                 }
                 pinnedDirty |= info != null && info.pinsSession();
                 if (info != null && !info.trackedVariables().isEmpty() && !out.failed()) {
-                    // Read back (the SET may be relative) so any pooled connection can be made equal later.
-                    session.variables().putAll(context.jdbc().variables().readBack(connection,
-                            info.trackedVariables(), session.variables()));
+                    followVariables(connection, info.trackedVariables());
                 }
                 keepOrReturn(connection);
                 pinnedDataSource = pinned == null ? null : command.dataSource();
@@ -266,6 +264,24 @@ final class JdbcRunner implements StatementRunner {
         running = false;
         out.flush();
         ctx.executor().execute(completion::done);
+    }
+
+    /**
+     * After a SET of tracked variables: their values are read back (the SET may be relative), so any pooled
+     * connection can be made equal later. When they cannot be read (MySQL 8 has no tx_isolation), the session keeps
+     * this connection for good, as the relay does; the client already has its OK.
+     */
+    private void followVariables(Connection connection, List<String> names) throws SQLException {
+        try {
+            session.variables().putAll(context.jdbc().variables().readBack(connection, names, session.variables()));
+        } catch (SQLException e) {
+            if (isConnectionError(e)) {
+                throw e;
+            }
+            LOG.debug("session {}: {}", session.connectionId(), e.getMessage());
+            session.holdsServerState(true);
+            pinnedDirty = true;
+        }
     }
 
     /** A prepare, or a single SELECT outside a transaction: running it twice changes nothing. */
