@@ -1,6 +1,8 @@
 package io.strata.it;
 
+import io.strata.backend.relay.ResponseKind;
 import io.strata.config.ServerConfig;
+import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -441,6 +443,10 @@ class SessionIT {
                 otherRan += RawClient.payload(other.query(others[i % others.length]).get(0))[0] != (byte) 0xFF ? 1 : 0;
                 assertEquals(text(direct.query(probe)), text(proxied.query(probe)), statements[i]);
             }
+            for (RawClient client : List.of(direct, proxied)) {
+                client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0], ResponseKind.STATUS);
+            }
+            assertEquals(text(direct.query(probe)), text(proxied.query(probe)), "COM_RESET_CONNECTION");
         }
         assertTrue(otherRan >= 26, "the other session ran " + otherRan + " statements");
     }
