@@ -553,6 +553,25 @@ class SessionIT {
     }
 
     /**
+     * A collation set with SET NAMES ... COLLATE is the session's own: its comparisons are case-sensitive, those of a
+     * session sharing the pool's only connection are not, whichever ran there last.
+     */
+    @Test
+    void aCollationSetWithSetNamesIsTheSessionsOwn() throws Exception {
+        start(1, 2000);
+        String caseBlind = "SELECT 'a' = 'A'";
+        try (RawClient a = client(); RawClient b = client()) {
+            a.query("SET NAMES utf8mb4 COLLATE utf8mb4_bin");
+            for (int i = 0; i < 2; i++) {
+                assertEquals("1", text(b.query(caseBlind)));
+                assertEquals("0", text(a.query(caseBlind)));
+            }
+            a.query("SET NAMES utf8mb4");
+            assertEquals("1", text(a.query(caseBlind)), "a plain SET NAMES brings the default collation back");
+        }
+    }
+
+    /**
      * What JDBC drivers send for setTransactionIsolation and setReadOnly (SET SESSION TRANSACTION ...) is followed
      * like a tracked variable: two sessions with different levels share the pool's only connection.
      */

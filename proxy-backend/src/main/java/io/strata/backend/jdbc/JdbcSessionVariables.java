@@ -19,7 +19,7 @@ import java.util.WeakHashMap;
 public final class JdbcSessionVariables {
 
     /** What Strata's JDBC connections speak, whatever the client does (Strata converts). */
-    private static final String CHARSET = "utf8mb4";
+    public static final String CHARSET = "utf8mb4";
     private final Map<Object, Map<String, String>> held = new WeakHashMap<>();
 
     /** Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ). */

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.strata.backend.connection.PoolStats;
 import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
+import io.strata.backend.jdbc.JdbcSessionVariables;
 import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ComStmtExecute;
@@ -93,8 +94,11 @@ final class JdbcRunner implements StatementRunner {
             throw new MySQLException(new ErrPacket(1064, "42000", syntaxError(command.sql())));
         }
         SqlStatementInfo info = command.info();
-        boolean namesOnly = info.trackedVariables().isEmpty()
-                || info.trackedVariables().equals(List.of("collation_connection")); // a COLLATE: see the README
+        // The connections speak utf8mb4 whatever the client does: SET NAMES is Strata's to answer, unless it sets
+        // more (variables, or a utf8mb4 collation, which the connection can take; another set's cannot: README)
+        boolean connectionsCharset = JdbcSessionVariables.CHARSET.equalsIgnoreCase(info.charset());
+        boolean namesOnly = info.trackedVariables().isEmpty() || !connectionsCharset
+                && info.trackedVariables().equals(List.of("collation_connection"));
         if (info.charset() != null && !info.multiStatement() && namesOnly) {
             command.payload().release();
             session.charset(info.charset());
@@ -110,10 +114,10 @@ final class JdbcRunner implements StatementRunner {
             try (Statement statement = connection.createStatement()) {
                 session.running(() -> cancel(statement));
                 JdbcExecutor.execute(statement, statements, out, collation(), maxBytesPerChar());
-                if (info.charset() != null) {
+                if (info.charset() != null && !connectionsCharset) {
                     // SET NAMES x, var = ...: the variables are the session's, the character set is Strata's to
-                    // convert to (the connection speaks utf8mb4, whatever the client does)
-                    statement.execute("SET NAMES utf8mb4");
+                    // convert to
+                    statement.execute("SET NAMES " + JdbcSessionVariables.CHARSET);
                 }
             } finally {
                 session.running(null);
