@@ -121,7 +121,8 @@ public final class SqlClassifier {
         boolean multi = statements > 1;
         List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
         if (charset != null && namesCollate(first)) {
-            // SET NAMES x COLLATE y: the collation is followed as the variable it sets, read back like the others
+            // SET NAMES x COLLATE y, and SET CHARACTER SET x, which gives the connection the database's collation:
+            // the collation is followed as the variable it sets, read back like the others
             tracked = new ArrayList<>(tracked);
             tracked.add("collation_connection");
         }
@@ -506,11 +507,17 @@ public final class SqlClassifier {
         return value > 0 && value < tokens.size() ? unquote(tokens.get(value)) : null;
     }
 
-    /** Whether the SET's NAMES target names a collation: {@code SET NAMES x COLLATE y}. */
+    /**
+     * Whether the SET's character set target leaves a collation other than its set's default: {@code SET NAMES x
+     * COLLATE y}, or {@code SET CHARACTER SET x} (the connection's collation becomes the database's).
+     */
     private static boolean namesCollate(List<String> tokens) {
         int at = namesTarget(tokens);
-        return at > 0 && tokens.get(at).equalsIgnoreCase("NAMES") && at + 3 < tokens.size()
-                && tokens.get(at + 2).equalsIgnoreCase("COLLATE");
+        if (at < 0) {
+            return false;
+        }
+        return !tokens.get(at).equalsIgnoreCase("NAMES")
+                || at + 3 < tokens.size() && tokens.get(at + 2).equalsIgnoreCase("COLLATE");
     }
 
     /** Strips one level of '', "" or `` quoting. */

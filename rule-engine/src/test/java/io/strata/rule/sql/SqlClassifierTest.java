@@ -266,6 +266,8 @@ class SqlClassifierTest {
             "set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'), NAMES utf8mb4 | sql_mode",
             "SET time_zone = '+01:00', NAMES latin1 COLLATE latin1_bin | time_zone collation_connection",
             "SET NAMES utf8mb4 COLLATE utf8mb4_bin              | collation_connection",
+            "SET CHARACTER SET koi8r                            | collation_connection",
+            "set charset cp1251, time_zone = '+01:00'           | time_zone collation_connection",
             "set names 'latin1' collate 'latin1_bin', time_zone = '+01:00' | time_zone collation_connection",
             "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED | tx_isolation",
             "set session transaction read only                  | tx_read_only",
