@@ -28,6 +28,10 @@ public final class StateSync {
     /** The tracked variables SET NAMES sets along with the character set. */
     public static final java.util.List<String> SET_BY_NAMES = java.util.List.of("character_set_results",
             "collation_connection");
+    /** Two names for one variable (MariaDB 11.1+ knows both; older servers and MySQL 8 one of each pair). */
+    private static final Map<String, String> ALIASES = Map.of("tx_isolation", "transaction_isolation",
+            "transaction_isolation", "tx_isolation", "tx_read_only", "transaction_read_only",
+            "transaction_read_only", "tx_read_only");
     private static final int OPTION_MULTI_STATEMENTS_ON = 0;
     private static final int OPTION_MULTI_STATEMENTS_OFF = 1;
 
@@ -141,6 +145,20 @@ public final class StateSync {
             return value;
         }
         return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
+    /**
+     * Puts values read back after a SET into a session's or a connection's variables. A variable read under one name
+     * drops its other name: replaying both, in whatever order, could leave the older value.
+     */
+    public static void follow(Map<String, String> variables, Map<String, String> read) {
+        variables.putAll(read);
+        for (String name : read.keySet()) {
+            String alias = ALIASES.get(name);
+            if (alias != null && !read.containsKey(alias)) {
+                variables.remove(alias);
+            }
+        }
     }
 
     /** The SELECT reading the session values of {@code names}, in that order (for either executor). */

@@ -44,19 +44,24 @@ public final class JdbcSessionVariables {
         remember(key, wanted);
     }
 
-    /** After a SET of {@code names} on {@code connection}: their values as the server now has them. */
+    /**
+     * After a SET of {@code names} on {@code connection}: their values as the server now has them. The connection
+     * then holds {@code before} (the session's variables, made equal before the SET) with these.
+     */
     public Map<String, String> readBack(Connection connection, List<String> names, Map<String, String> before)
             throws SQLException {
-        Map<String, String> values = new HashMap<>(before);
+        Map<String, String> read = new HashMap<>();
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
                 StateSync.selectVariables(names))) {
             rows.next();
             for (int i = 0; i < names.size(); i++) {
-                values.put(names.get(i), rows.getString(i + 1));
+                read.put(names.get(i), rows.getString(i + 1));
             }
         }
-        remember(key(connection), values);
-        return values;
+        Map<String, String> held = new HashMap<>(before);
+        StateSync.follow(held, read);
+        remember(key(connection), held);
+        return read;
     }
 
     /** The connection was reset (COM_RESET_CONNECTION): it holds the server's defaults again. */

@@ -71,6 +71,16 @@ class StateSyncTest {
         }
     }
 
+    /** MariaDB 11.1+ knows tx_isolation and transaction_isolation both, as one variable: the last one set holds. */
+    @Test
+    void aVariableReadUnderOneNameDropsItsOtherName() {
+        Map<String, String> session = variables("tx_isolation", "SERIALIZABLE", "time_zone", "+01:00");
+
+        StateSync.follow(session, variables("transaction_isolation", "READ-COMMITTED"));
+
+        assertEquals(variables("transaction_isolation", "READ-COMMITTED", "time_zone", "+01:00"), session);
+    }
+
     @Test
     void setNamesDropsTheVariablesItSets() {
         connection.variables().putAll(variables("collation_connection", "utf8mb4_bin", "character_set_results", null,

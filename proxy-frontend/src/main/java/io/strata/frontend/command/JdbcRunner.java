@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.strata.backend.connection.PoolStats;
+import io.strata.backend.connection.StateSync;
 import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.backend.jdbc.JdbcSessionVariables;
@@ -277,7 +278,8 @@ final class JdbcRunner implements StatementRunner {
      */
     private void followVariables(Connection connection, List<String> names) throws SQLException {
         try {
-            session.variables().putAll(context.jdbc().variables().readBack(connection, names, session.variables()));
+            StateSync.follow(session.variables(),
+                    context.jdbc().variables().readBack(connection, names, session.variables()));
         } catch (SQLException e) {
             if (isConnectionError(e)) {
                 throw e;

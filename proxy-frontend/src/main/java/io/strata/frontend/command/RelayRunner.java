@@ -475,8 +475,8 @@ final class RelayRunner implements StatementRunner {
                     session.holdsServerState(true);
                     connection.markDirty();
                 } else {
-                    session.variables().putAll(values);
-                    connection.variables().putAll(values);
+                    StateSync.follow(session.variables(), values);
+                    StateSync.follow(connection.variables(), values);
                 }
                 if (completion.closed()) {
                     giveBack(unpin());
