@@ -117,10 +117,11 @@ public final class SqlClassifier {
             }
         }
         SqlKind kind = kind(body(firstAll)); // SET STATEMENT ... FOR s is what s is: a write, a read...
-        String charset = kind == SqlKind.SET ? charset(first) : null;
+        int names = kind == SqlKind.SET ? namesTarget(first) : -1;
+        String charset = charset(first, names);
         boolean multi = statements > 1;
         List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
-        if (charset != null && namesCollate(first)) {
+        if (charset != null && namesCollate(first, names)) {
             // SET NAMES x COLLATE y, and SET CHARACTER SET x, which gives the connection the database's collation:
             // the collation is followed as the variable it sets, read back like the others
             tracked = new ArrayList<>(tracked);
@@ -501,21 +502,18 @@ public final class SqlClassifier {
         return at[0];
     }
 
-    private static String charset(List<String> tokens) {
-        int at = namesTarget(tokens);
+    /** The character set named at {@code at} ({@link #namesTarget}), or null. */
+    private static String charset(List<String> tokens, int at) {
         int value = at < 0 ? -1 : tokens.get(at).equalsIgnoreCase("CHARACTER") ? at + 2 : at + 1;
         return value > 0 && value < tokens.size() ? unquote(tokens.get(value)) : null;
     }
 
     /**
-     * Whether the SET's character set target leaves a collation other than its set's default: {@code SET NAMES x
-     * COLLATE y}, or {@code SET CHARACTER SET x} (the connection's collation becomes the database's).
+     * Whether the SET's character set target, at {@code at}, leaves a collation other than its set's default:
+     * {@code SET NAMES x COLLATE y}, or {@code SET CHARACTER SET x} (the connection's collation becomes the
+     * database's).
      */
-    private static boolean namesCollate(List<String> tokens) {
-        int at = namesTarget(tokens);
-        if (at < 0) {
-            return false;
-        }
+    private static boolean namesCollate(List<String> tokens, int at) {
         return !tokens.get(at).equalsIgnoreCase("NAMES")
                 || at + 3 < tokens.size() && tokens.get(at + 2).equalsIgnoreCase("COLLATE");
     }
