@@ -64,14 +64,6 @@ final class JdbcRunner implements StatementRunner {
     private boolean pinnedDirty;
     private volatile JdbcResultWriter writer;
     private volatile boolean running;
-    /**
-     * The borrowed connection last given the session's last insert id (see {@link Session#needsLastInsertId}), and
-     * which of the session's ids (its version): while the session holds that connection, statements there need not
-     * be given the id again. HikariCP hands out a new wrapper per borrow, so a connection given back and borrowed
-     * again is never this one.
-     */
-    private Connection lastInsertIdOn;
-    private int lastInsertIdGiven;
     /** The JDBC side of the session's prepared statements, by client statement id. */
     private final Map<Integer, JdbcStatement> statements = new HashMap<>();
 
@@ -206,13 +198,12 @@ final class JdbcRunner implements StatementRunner {
                     connection = pool.getConnection();
                     context.jdbc().variables().sync(connection, session.variables());
                 }
-                if (session.needsLastInsertId(info) && !(connection == lastInsertIdOn
-                        && session.lastInsertIdVersion() == lastInsertIdGiven)) {
+                // HikariCP hands out a new wrapper per borrow: the same object is the same lease
+                if (session.needsLastInsertId(info, connection, 0)) {
                     try (Statement set = connection.createStatement()) {
-                        set.execute(session.lastInsertIdStatement()); // see Session.needsLastInsertId
+                        set.execute(session.lastInsertIdStatement());
                     }
-                    lastInsertIdOn = connection;
-                    lastInsertIdGiven = session.lastInsertIdVersion();
+                    session.lastInsertIdGiven(connection, 0);
                 }
                 work.run(connection);
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());

@@ -52,14 +52,6 @@ final class RelayRunner implements StatementRunner {
     /** LOAD DATA LOCAL INFILE: the client is sending its file (client loop only). */
     private boolean sendingFile;
     private volatile BackendConnection inFlight;
-    /**
-     * The connection last given the session's last insert id (see {@link Session#needsLastInsertId}), during which
-     * lease, and which of the session's ids (its version): while the session holds that connection, statements there
-     * need not be given the id again.
-     */
-    private BackendConnection lastInsertIdOn;
-    private int lastInsertIdLease;
-    private int lastInsertIdGiven;
 
     RelayRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
         this.context = context;
@@ -204,13 +196,7 @@ final class RelayRunner implements StatementRunner {
                              SqlStatementInfo info) {
         return StateSync.inSync(connection, schema, session.charset(), session.multiStatements(),
                 session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
-                && !needsLastInsertId(connection, info);
-    }
-
-    /** Whether the command reads the session's last insert id and the connection does not hold it yet. */
-    private boolean needsLastInsertId(BackendConnection connection, SqlStatementInfo info) {
-        return session.needsLastInsertId(info) && !(connection == lastInsertIdOn
-                && connection.lease() == lastInsertIdLease && session.lastInsertIdVersion() == lastInsertIdGiven);
+                && !session.needsLastInsertId(info, connection, connection.lease());
     }
 
     /**
@@ -221,15 +207,12 @@ final class RelayRunner implements StatementRunner {
                                                              PreparedStatement statement, SqlStatementInfo info) {
         CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.charset(),
                 session.multiStatements(), session.variables());
-        if (needsLastInsertId(connection, info)) {
-            int version = session.lastInsertIdVersion();
+        if (session.needsLastInsertId(info, connection, connection.lease())) {
             String set = session.lastInsertIdStatement();
             synced = synced.thenCompose(c -> StateSync.run(c,
                     StateSync.command(c.channel().alloc(), CommandType.COM_QUERY, set))).thenApply(c -> {
-                        // the client's loop reads these after this future hands the connection over to it
-                        lastInsertIdOn = c;
-                        lastInsertIdLease = c.lease();
-                        lastInsertIdGiven = version;
+                        // the client's loop reads it only after this future hands the connection over to it
+                        session.lastInsertIdGiven(c, c.lease());
                         return c;
                     });
         }

@@ -43,8 +43,15 @@ public final class Session {
     private boolean multiStatements;
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
-    /** Counts the changes of {@link #lastInsertId}, so a runner can tell that a connection holds the current one. */
+    /** Counts the changes of {@link #lastInsertId}, so a connection given one can be told from one given the latest. */
     private int lastInsertIdVersion;
+    /**
+     * The server connection last given the session's last insert id ({@link #lastInsertIdStatement}), during which of
+     * its leases, and which version of the id: while the session holds it, statements there need not give it again.
+     */
+    private Object lastInsertIdHolder;
+    private int lastInsertIdHolderLease;
+    private int lastInsertIdHeldVersion;
     /**
      * LAST_INSERT_ID(expr) ran: the session's last insert id is its pinned server connection's, which Strata does not
      * see (a SELECT's answer does not carry it), so that connection answers for it from then on.
@@ -258,20 +265,27 @@ public final class Session {
     /**
      * Whether a statement calling LAST_INSERT_ID() needs the server connection it runs on to be told the session's
      * last insert id first ({@link #lastInsertIdStatement}): on a shared connection the server's value is that of
-     * whichever session inserted there last. Runners skip it on a connection they gave the same id and held since.
+     * whichever session inserted there last; not on the connection given the same id during the same lease.
+     *
+     * @param connection the runner's connection object
+     * @param lease      how often the pool took that object back (0 where each borrow is a new object)
      */
-    public boolean needsLastInsertId(SqlStatementInfo info) {
-        return info != null && info.readsLastInsertId() && !lastInsertIdOnServer;
+    public boolean needsLastInsertId(SqlStatementInfo info, Object connection, int lease) {
+        return info != null && info.readsLastInsertId() && !lastInsertIdOnServer
+                && !(connection == lastInsertIdHolder && lease == lastInsertIdHolderLease
+                && lastInsertIdVersion == lastInsertIdHeldVersion);
+    }
+
+    /** The connection ran {@link #lastInsertIdStatement} during {@code lease}: it holds the session's id. */
+    public void lastInsertIdGiven(Object connection, int lease) {
+        lastInsertIdHolder = connection;
+        lastInsertIdHolderLease = lease;
+        lastInsertIdHeldVersion = lastInsertIdVersion;
     }
 
     /** The statement giving a server connection this session's last insert id. */
     public String lastInsertIdStatement() {
         return "SET last_insert_id = " + Long.toUnsignedString(lastInsertId);
-    }
-
-    /** Changes whenever the session's last insert id does (to the same value too). */
-    public int lastInsertIdVersion() {
-        return lastInsertIdVersion;
     }
 
     private void lastInsertId(long id) {
