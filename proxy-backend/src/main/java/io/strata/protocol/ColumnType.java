@@ -41,7 +41,6 @@ public final class ColumnType {
     public static final int FLAG_TIMESTAMP = 1024;
     public static final int FLAG_SET = 2048;
     public static final int FLAG_NO_DEFAULT_VALUE = 4096;
-    public static final int FLAG_NUM = 32768;
 
     /** Collation id of the binary character set, which numbers, dates and byte strings carry. */
     public static final int BINARY_COLLATION = 63;

@@ -17,6 +17,8 @@ public final class ServerStatus {
     public static final int PS_OUT_PARAMS = 1 << 12;
     public static final int IN_TRANS_READONLY = 1 << 13;
     public static final int SESSION_STATE_CHANGED = 1 << 14;
+    /** MariaDB's: sql_mode has ANSI_QUOTES (a client's SQL escaping depends on it, as on NO_BACKSLASH_ESCAPES). */
+    public static final int ANSI_QUOTES = 1 << 15;
 
     private ServerStatus() {
     }

@@ -1,11 +1,13 @@
 package io.strata.it;
 
+import io.strata.backend.relay.ResponseKind;
 import io.strata.bootstrap.Strata;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
+import io.strata.protocol.CommandType;
 import io.strata.it.StrataFixture.Driver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -189,6 +191,27 @@ class MySql8IT {
         assertSameResponse(caps, "SELECT * FROM all_types ORDER BY id");
         assertSameResponse(caps, "SELECT 1/0, NULL, 'x' AS alias, CAST(1 AS UNSIGNED), 1.5e300");
         assertSameResponse(caps, "SELECT * FROM no_such_table");
+    }
+
+    /** The answers Strata gives itself (the session's own counts, id and database) are MySQL's, byte for byte. */
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {true, false})
+    void localAnswersAreByteIdenticalToMySql8(boolean deprecateEof) throws IOException {
+        int caps = RawClient.capabilities(deprecateEof);
+        try (RawClient direct = direct(caps); RawClient proxied = proxied(caps)) {
+            for (String sql : List.of("SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT LAST_INSERT_ID()",
+                    "SELECT DATABASE()", "DO 1", "SHOW WARNINGS", "SELECT ROW_COUNT()", "SELECT 1 UNION SELECT 2",
+                    "SHOW WARNINGS", "SELECT FOUND_ROWS()", "DO 2", "RESET", "SELECT ROW_COUNT()",
+                    "SELECT 1 UNION SELECT 2", "RESET", "SELECT FOUND_ROWS()")) {
+                if (sql.equals("RESET")) {
+                    for (RawClient client : List.of(direct, proxied)) {
+                        client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0], ResponseKind.STATUS);
+                    }
+                } else {
+                    PreparedStatementIT.assertSamePackets(direct.query(sql), proxied.query(sql), sql);
+                }
+            }
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
 import io.strata.config.ServerConfig;
+import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,6 +50,38 @@ class ProtocolIT {
         int caps = RawClient.capabilities(deprecateEof);
         assertSameResponse(caps, "SELECT * FROM all_types ORDER BY id");
         assertSameResponse(caps, "SELECT 1/0, NULL, 'x' AS alias, CAST(1 AS UNSIGNED), 1.5e300");
+    }
+
+    /**
+     * The answers Strata gives itself (the session's own counts and id) are MariaDB's, byte for byte, from a new
+     * session on and after COM_RESET_CONNECTION. DATABASE() is the logical database, not the backend's schema: its
+     * column definition is the server's, its value Strata's.
+     */
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {true, false})
+    void localAnswersAreByteIdenticalToMariaDb(boolean deprecateEof) throws IOException {
+        int caps = RawClient.capabilities(deprecateEof);
+        try (RawClient direct = direct(caps); RawClient proxied = proxied(caps)) {
+            for (String sql : List.of("SELECT ROW_COUNT()", "SELECT LAST_INSERT_ID()", "SELECT DATABASE()",
+                    "DO 1", "SHOW WARNINGS", "SELECT ROW_COUNT()", "SELECT 1 UNION SELECT 2", "SHOW WARNINGS",
+                    "SELECT FOUND_ROWS()", "DO 2", "RESET", "SELECT ROW_COUNT()", "SELECT 1 UNION SELECT 2", "RESET",
+                    "SELECT FOUND_ROWS()")) {
+                if (sql.equals("RESET")) {
+                    for (RawClient client : List.of(direct, proxied)) {
+                        client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0], ResponseKind.STATUS);
+                    }
+                    continue;
+                }
+                List<byte[]> expected = new java.util.ArrayList<>(direct.query(sql));
+                List<byte[]> actual = new java.util.ArrayList<>(proxied.query(sql));
+                if (sql.equals("SELECT DATABASE()")) {
+                    assertEquals("it", SessionIT.text(actual.subList(actual.size() - 2, actual.size())));
+                    expected.remove(expected.size() - 2); // the row
+                    actual.remove(actual.size() - 2);
+                }
+                PreparedStatementIT.assertSamePackets(expected, actual, sql);
+            }
+        }
     }
 
     @Test

@@ -270,7 +270,11 @@ class SessionIT {
             a.query("SELECT * FROM no_such_table");
             assertEquals(1040, RawClient.error(b.query("SELECT 1")).errorCode(), "and after an error too");
             assertEquals("Error", text(a.query("SHOW WARNINGS")));
-            assertEquals("1", text(b.query("SELECT 1")), "a's next statement gave the connection back");
+            a.query("SELECT 1"); // reads no table: the server keeps the error for SHOW WARNINGS
+            assertEquals(1040, RawClient.error(b.query("SELECT 1")).errorCode(), "a statement without a table");
+            assertEquals("Error", text(a.query("SHOW WARNINGS")));
+            a.query("SELECT COUNT(*) FROM information_schema.ENGINES"); // a table: the server clears them
+            assertEquals("1", text(b.query("SELECT 1")), "a's statement reading a table gave the connection back");
         }
     }
 
@@ -412,7 +416,8 @@ class SessionIT {
         // Statements that pin come last: until then the other session gets the connection between any two steps.
         String[] statements = {
             "SET sql_mode = 'ANSI_QUOTES'", "SET time_zone = '+05:00'", "SET NAMES latin1", "SET sql_select_limit = 2",
-            "SET time_zone = 'nonsense'", "SET sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')",
+            "SET time_zone = 'nonsense'", "SELECT COUNT(*) FROM state_t",
+            "SET sql_mode = CONCAT(@@sql_mode, ',NO_ZERO_DATE')",
             "SET NAMES utf8mb4 COLLATE utf8mb4_bin", "SET @@session.time_zone = 'SYSTEM'", "SELECT 1",
             "SET character_set_results = NULL", "SELECT 2", "SET NAMES latin1", "SET sql_select_limit = DEFAULT",
             "SET max_statement_time = 5", "SET NAMES utf8mb4", "SET collation_connection = utf8mb4_unicode_ci",
@@ -431,8 +436,10 @@ class SessionIT {
             "SET NAMES latin1 COLLATE latin1_bin", "SELECT 2", "SET max_statement_time = 9", "SET NAMES utf8mb4",
             "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED", "SET SESSION TRANSACTION READ ONLY"};
         boolean relay = StrataFixture.executor().equals(ServerConfig.RELAY);
-        String probe = "SELECT CONCAT_WS('|', @@autocommit, @@in_transaction, @@sql_mode, @@time_zone, @@tx_isolation,"
-                + " @@tx_read_only, @@sql_select_limit, @@max_statement_time, @@lc_time_names, 'ł'"
+        // the transaction_ names: the tx_ ones warn on MariaDB 11, and a warning keeps the connection with the session
+        String probe = "SELECT CONCAT_WS('|', @@autocommit, @@in_transaction, @@sql_mode, @@time_zone,"
+                + " @@transaction_isolation, @@transaction_read_only, @@sql_select_limit, @@max_statement_time,"
+                + " @@lc_time_names, 'ł'"
                 + (relay ? ", @@character_set_client, @@character_set_connection, "
                 + "IFNULL(@@character_set_results, 'NULL'), @@collation_connection" : "") + ")";
         Backend.execute("CREATE TABLE IF NOT EXISTS state_t (v INT)");
@@ -513,6 +520,28 @@ class SessionIT {
     private static void parentsAndChildren() throws SQLException {
         Backend.execute("CREATE TABLE IF NOT EXISTS parents (id INT AUTO_INCREMENT PRIMARY KEY, who CHAR(1))",
                 "CREATE TABLE IF NOT EXISTS children (parent INT, who CHAR(1))");
+    }
+
+    /**
+     * A session starts with the server's own sql_mode, also on a connection another session left with state (which is
+     * reset first). The JDBC executor's driver asks for IGNORE_SPACE when it connects, which would make built-in
+     * function names reserved words.
+     */
+    @Test
+    void aSessionStartsWithTheServersSqlMode() throws Exception {
+        start(1, 5000);
+        String sqlMode = "SELECT @@sql_mode";
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA)) {
+            String expected = text(direct.query(sqlMode));
+            try (RawClient first = client()) {
+                assertEquals(expected, text(first.query(sqlMode)));
+                first.query("SET @pinned = 1"); // reset before the next session gets the connection
+            }
+            try (RawClient next = client()) {
+                assertEquals(expected, text(next.query(sqlMode)));
+                assertEquals("1", text(next.query("SELECT 1 FROM (SELECT 1 AS log) AS log")));
+            }
+        }
     }
 
     @Test

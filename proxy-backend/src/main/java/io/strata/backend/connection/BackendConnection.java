@@ -42,11 +42,13 @@ public final class BackendConnection {
     private final int flavor;
     private final long connectionId;
     private final String serverVersion;
+    private final boolean transactionNames;
     private final long createdNanos = System.nanoTime();
     /** When the last response completed: idle time and lifetime are judged from it (one clock read per command). */
     private volatile long lastUsedNanos = createdNanos;
     private volatile String schema;
-    private volatile String charset = BackendConnector.DEFAULT_CHARSET;
+    /** What SET NAMES last took here ({@code x} or {@code x COLLATE y}); null when unknown. */
+    private volatile String names = BackendConnector.DEFAULT_CHARSET;
     private volatile boolean multiStatements = true;
     private volatile boolean dirty;
     /**
@@ -79,6 +81,7 @@ public final class BackendConnection {
         this.flavor = flavor;
         this.connectionId = connectionId;
         this.serverVersion = serverVersion;
+        this.transactionNames = StateSync.transactionNames(serverVersion);
         this.schema = schema;
     }
 
@@ -357,6 +360,11 @@ public final class BackendConnection {
         return serverVersion;
     }
 
+    /** Whether the server has transaction_isolation and transaction_read_only ({@link StateSync#transactionNames}). */
+    public boolean transactionNames() {
+        return transactionNames;
+    }
+
     public int capabilities() {
         return capabilities;
     }
@@ -386,13 +394,13 @@ public final class BackendConnection {
         this.schema = schema;
     }
 
-    public String charset() {
-        return charset;
+    public String names() {
+        return names;
     }
 
-    /** After SET NAMES, which sets character_set_results and collation_connection too (a COLLATE is set after). */
-    public void charset(String charset) {
-        this.charset = charset;
+    /** After SET NAMES, which sets character_set_results and collation_connection too. */
+    public void names(String names) {
+        this.names = names;
         variables.keySet().removeAll(StateSync.SET_BY_NAMES);
     }
 
@@ -435,7 +443,7 @@ public final class BackendConnection {
         this.dirty = false;
         this.variables.clear();
         this.schema = null;
-        this.charset = null;
+        this.names = null;
         synchronized (this) {
             statements.values().forEach(statement -> statement.cachedOn = null);
             statements.clear(); // COM_RESET_CONNECTION closes every prepared statement

@@ -28,10 +28,14 @@ public final class StateSync {
     /** The tracked variables SET NAMES sets along with the character set. */
     public static final java.util.List<String> SET_BY_NAMES = java.util.List.of("character_set_results",
             "collation_connection");
-    /** Two names for one variable (MariaDB 11.1+ knows both; older servers and MySQL 8 one of each pair). */
+    /**
+     * Two names for one variable (MariaDB 11.1+ knows both and warns of the tx_ ones; older MariaDB knows only those,
+     * MySQL 8 only the others).
+     */
     private static final Map<String, String> ALIASES = Map.of("tx_isolation", "transaction_isolation",
             "transaction_isolation", "tx_isolation", "tx_read_only", "transaction_read_only",
             "transaction_read_only", "tx_read_only");
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)");
     private static final int OPTION_MULTI_STATEMENTS_ON = 0;
     private static final int OPTION_MULTI_STATEMENTS_OFF = 1;
 
@@ -39,24 +43,28 @@ public final class StateSync {
     }
 
     /** Whether the connection already is in the session's state (the common case: no round trip, no future). */
-    public static boolean inSync(BackendConnection connection, String schema, String charset,
+    public static boolean inSync(BackendConnection connection, String schema, String names,
                                  boolean multiStatements, Map<String, String> variables) {
         return (schema == null || schema.isEmpty() || schema.equals(connection.schema()))
-                && sameCharset(charset, connection.charset()) && multiStatements == connection.multiStatements()
+                && sameNames(names, connection.names()) && multiStatements == connection.multiStatements()
                 && variables.equals(connection.variables());
     }
 
     /**
-     * Whether the connection's character set is the session's. A connection set by this session or one with the same
-     * set holds the very same string, so the case-blind comparison runs only after the set changed.
+     * Whether the connection's character set (and SET NAMES collation) is the session's. A connection set by this
+     * session or one with the same set holds the very same string, so the case-blind comparison runs only after the
+     * set changed.
      */
-    private static boolean sameCharset(String session, String connection) {
+    private static boolean sameNames(String session, String connection) {
         return session == connection || session.equalsIgnoreCase(connection);
     }
 
-    /** @param schema the backend schema to be in, or null/empty to leave it */
+    /**
+     * @param schema the backend schema to be in, or null/empty to leave it
+     * @param names  what SET NAMES takes for the session's character set: {@code x} or {@code x COLLATE y}
+     */
     public static CompletableFuture<BackendConnection> sync(BackendConnection connection, String schema,
-                                                            String charset, boolean multiStatements,
+                                                            String names, boolean multiStatements,
                                                             Map<String, String> variables) {
         CompletableFuture<BackendConnection> done = CompletableFuture.completedFuture(connection);
         ByteBufAllocator alloc = connection.channel().alloc();
@@ -68,16 +76,16 @@ public final class StateSync {
                     });
         }
         Map<String, String> current = connection.variables();
-        if (!sameCharset(charset, connection.charset()) || leftByNames(current, variables)) {
-            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + charset)))
+        if (!sameNames(names, connection.names()) || leftByNames(current, variables)) {
+            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, "SET NAMES " + names)))
                     .thenApply(c -> {
-                        c.charset(charset);
+                        c.names(names);
                         return c;
                     });
             current = withoutNames(current); // as they will be once the SET NAMES ran
         }
         if (!variables.equals(current)) {
-            String set = setVariables(current, variables);
+            String set = setVariables(current, variables, connection.transactionNames());
             // not Map.copyOf: a variable may be NULL (MySQL Connector/J sets character_set_results = NULL)
             Map<String, String> wanted = new java.util.HashMap<>(variables);
             done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY, set))).thenApply(c -> {
@@ -121,19 +129,53 @@ public final class StateSync {
      * One SET making {@code current} equal to {@code wanted}; variables only {@code current} has go back to DEFAULT
      * (for those of {@link #SET_BY_NAMES}, a SET NAMES must have run first: see {@link #leftByNames}).
      */
-    public static String setVariables(Map<String, String> current, Map<String, String> wanted) {
+    public static String setVariables(Map<String, String> current, Map<String, String> wanted,
+                                      boolean transactionNames) {
         StringJoiner set = new StringJoiner(", ", "SET ", "");
         for (String name : current.keySet()) {
             if (!wanted.containsKey(name)) {
-                set.add("SESSION " + name + " = DEFAULT");
+                set.add("SESSION " + serverName(name, transactionNames) + " = DEFAULT");
             }
         }
         wanted.forEach((name, value) -> {
             if (!current.containsKey(name) || !java.util.Objects.equals(value, current.get(name))) {
-                set.add("SESSION " + name + " = " + literal(value));
+                set.add("SESSION " + serverName(name, transactionNames) + " = " + literal(value));
             }
         });
         return set.toString();
+    }
+
+    /**
+     * The name the server knows a variable by without a deprecation warning, which would otherwise be left for the
+     * session's SHOW WARNINGS (the server keeps the warnings of a statement through later ones that read no table).
+     *
+     * @param transactionNames the server has {@code transaction_isolation} and {@code transaction_read_only}
+     *                         ({@link #transactionNames(String)})
+     */
+    static String serverName(String name, boolean transactionNames) {
+        String alias = ALIASES.get(name);
+        return alias != null && alias.startsWith("transaction_") == transactionNames ? alias : name;
+    }
+
+    /**
+     * Whether a server of this version (as its handshake gives it) knows the variables {@code transaction_isolation}
+     * and {@code transaction_read_only}: MySQL from 5.7.20, MariaDB from 11.1 (which deprecates the tx_ names).
+     */
+    public static boolean transactionNames(String serverVersion) {
+        if (serverVersion == null) {
+            return false;
+        }
+        boolean mariaDb = serverVersion.contains("MariaDB");
+        String version = serverVersion.startsWith("5.5.5-") ? serverVersion.substring(6) : serverVersion;
+        java.util.regex.Matcher m = VERSION.matcher(version);
+        if (!m.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        int patch = Integer.parseInt(m.group(3));
+        return mariaDb ? major > 11 || major == 11 && minor >= 1
+                : major > 5 || major == 5 && (minor > 7 || minor == 7 && patch >= 20);
     }
 
     /** A value as SQL: numbers bare, text quoted (the server reported them as text). */
@@ -161,10 +203,14 @@ public final class StateSync {
         }
     }
 
-    /** The SELECT reading the session values of {@code names}, in that order (for either executor). */
-    public static String selectVariables(List<String> names) {
+    /**
+     * The SELECT reading the session values of {@code names}, in that order (for either executor).
+     *
+     * @param transactionNames see {@link #serverName}
+     */
+    public static String selectVariables(List<String> names, boolean transactionNames) {
         StringJoiner select = new StringJoiner(", ", "SELECT ", "");
-        names.forEach(name -> select.add("@@SESSION." + name));
+        names.forEach(name -> select.add("@@SESSION." + serverName(name, transactionNames)));
         return select.toString();
     }
 
@@ -176,7 +222,8 @@ public final class StateSync {
                                                                        List<String> names) {
         List<byte[]> packets = new ArrayList<>();
         CompletableFuture<Map<String, String>> result = new CompletableFuture<>();
-        ByteBuf query = command(connection.channel().alloc(), CommandType.COM_QUERY, selectVariables(names));
+        ByteBuf query = command(connection.channel().alloc(), CommandType.COM_QUERY,
+                selectVariables(names, connection.transactionNames()));
         connection.execute(query, ResponseKind.QUERY, new ResponseListener() {
             @Override
             public void onPacket(ByteBuf packet) {
@@ -234,7 +281,21 @@ public final class StateSync {
 
     /** Runs a command whose response Strata consumes itself; fails with the backend's own error. */
     public static CompletableFuture<BackendConnection> run(BackendConnection connection, ByteBuf payload) {
-        CompletableFuture<BackendConnection> result = new CompletableFuture<>();
+        return summary(connection, payload).thenApply(summary -> connection);
+    }
+
+    /**
+     * The server's status flags (in a transaction, autocommit...), read with COM_PING, which changes nothing else of
+     * the session: not its warnings, ROW_COUNT() or FOUND_ROWS().
+     */
+    public static CompletableFuture<Integer> status(BackendConnection connection) {
+        ByteBuf ping = connection.channel().alloc().buffer(1).writeByte(CommandType.COM_PING.code());
+        return summary(connection, ping).thenApply(ResponseSummary::statusFlags);
+    }
+
+    /** Runs a one-packet-answer command whose response Strata reads itself; fails with the backend's own error. */
+    private static CompletableFuture<ResponseSummary> summary(BackendConnection connection, ByteBuf payload) {
+        CompletableFuture<ResponseSummary> result = new CompletableFuture<>();
         connection.execute(payload, ResponseKind.STATUS, new ResponseListener() {
             @Override
             public void onPacket(ByteBuf packet) {
@@ -246,7 +307,7 @@ public final class StateSync {
                 if (summary.failed()) {
                     result.completeExceptionally(new MySQLException(summary.error()));
                 } else {
-                    result.complete(connection);
+                    result.complete(summary);
                 }
             }
 

@@ -61,6 +61,7 @@ public final class JdbcDataSources implements AutoCloseable {
         config.setIdleTimeout(dataSource.idleTimeoutMillis());
         config.setMaxLifetime(dataSource.maxLifetimeMillis());
         config.setInitializationFailTimeout(-1);
+        config.setConnectionInitSql(JdbcSessionVariables.SERVER_SQL_MODE);
         return config;
     }
 

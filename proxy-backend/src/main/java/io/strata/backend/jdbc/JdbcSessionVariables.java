@@ -20,6 +20,12 @@ public final class JdbcSessionVariables {
 
     /** What Strata's JDBC connections speak, whatever the client does (Strata converts). */
     public static final String CHARSET = "utf8mb4";
+    /**
+     * Run on each new or reset connection: MariaDB Connector/J asks for IGNORE_SPACE when it connects (a capability
+     * flag), and may add STRICT_TRANS_TABLES, which a client of the server's own would not have. IGNORE_SPACE makes
+     * built-in function names reserved words (a table named {@code log} no longer parses).
+     */
+    public static final String SERVER_SQL_MODE = "SET SESSION sql_mode = @@GLOBAL.sql_mode";
     private final Map<Object, Map<String, String>> held = new WeakHashMap<>();
 
     /** Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ). */
@@ -38,7 +44,7 @@ public final class JdbcSessionVariables {
                 current = StateSync.withoutNames(current);
             }
             if (!current.equals(wanted)) {
-                statement.execute(StateSync.setVariables(current, wanted));
+                statement.execute(StateSync.setVariables(current, wanted, transactionNames(connection)));
             }
         }
         remember(key, wanted);
@@ -52,7 +58,7 @@ public final class JdbcSessionVariables {
             throws SQLException {
         Map<String, String> read = new HashMap<>();
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
-                StateSync.selectVariables(names))) {
+                StateSync.selectVariables(names, transactionNames(connection)))) {
             rows.next();
             for (int i = 0; i < names.size(); i++) {
                 read.put(names.get(i), rows.getString(i + 1));
@@ -64,10 +70,17 @@ public final class JdbcSessionVariables {
         return read;
     }
 
+    private static boolean transactionNames(Connection connection) throws SQLException {
+        return StateSync.transactionNames(connection.getMetaData().getDatabaseProductVersion());
+    }
+
     /** The connection was reset (COM_RESET_CONNECTION): it holds the server's defaults again. */
     public void forget(Connection connection) throws SQLException {
         synchronized (held) {
             held.remove(key(connection));
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(SERVER_SQL_MODE); // the reset gave it the driver's again
         }
     }
 

@@ -231,7 +231,10 @@ public final class ResponseParser {
         int index = at + 1;
         affectedRows = lenenc(packet, index);
         index += lenencSize(packet, index);
-        lastInsertId = lenenc(packet, index);
+        long insertId = lenenc(packet, index);
+        if (insertId != 0) { // of several results, the last that made one: a later SELECT's OK leaves LAST_INSERT_ID()
+            lastInsertId = insertId;
+        }
         index += lenencSize(packet, index);
         int end = at + length;
         statusFlags = index + 2 <= end ? packet.getUnsignedShortLE(index) : 0;

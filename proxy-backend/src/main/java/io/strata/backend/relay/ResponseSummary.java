@@ -3,8 +3,9 @@ package io.strata.backend.relay;
 import io.strata.protocol.ErrPacket;
 
 /**
- * What a finished backend response tells about the session: the last status flags and warnings, the affected rows and
- * last insert id of the last OK, and the error that ended it (null when it ended well). {@code statusFlags} is -1 when
+ * What a finished backend response tells about the session: the last status flags and warnings, the affected rows of
+ * the last OK, the last insert id of the last OK that had one (a multi-statement's INSERT before its SELECT), and the
+ * error that ended it (null when it ended well). {@code statusFlags} is -1 when
  * the response carried none (a lone ERR): the session's status is then unchanged.
  *
  * @param rowCount  what {@code ROW_COUNT()} reads after the response: the last OK's affected rows, -1 when it ended

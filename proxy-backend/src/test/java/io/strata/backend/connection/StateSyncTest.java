@@ -8,9 +8,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** How a borrowed connection is made equal to a session: which statements that takes. */
 class StateSyncTest {
@@ -36,7 +39,7 @@ class StateSyncTest {
     @Test
     void variablesAnotherSessionLeftGoBackToDefault() {
         assertEquals("SET SESSION time_zone = DEFAULT, SESSION sql_mode = 'ANSI'",
-                StateSync.setVariables(variables("time_zone", "+01:00"), variables("sql_mode", "ANSI")));
+                StateSync.setVariables(variables("time_zone", "+01:00"), variables("sql_mode", "ANSI"), false));
     }
 
     /**
@@ -52,7 +55,36 @@ class StateSyncTest {
         assertFalse(StateSync.leftByNames(variables("time_zone", "+01:00"), variables()));
         assertEquals(variables("time_zone", "+01:00"), StateSync.withoutNames(left));
         assertEquals("SET SESSION time_zone = DEFAULT",
-                StateSync.setVariables(StateSync.withoutNames(left), variables()));
+                StateSync.setVariables(StateSync.withoutNames(left), variables(), false));
+    }
+
+    /**
+     * A variable with two names is set and read under the one the server knows without a deprecation warning (the
+     * warning would stay for the session's SHOW WARNINGS): the transaction_ names on MariaDB 11.1+ and MySQL, the
+     * tx_ ones on older MariaDB.
+     */
+    @Test
+    void variablesWithTwoNamesGoByTheNameTheServerPrefers() {
+        Map<String, String> wanted = variables("tx_isolation", "READ-COMMITTED");
+        Map<String, String> left = variables("transaction_read_only", "1");
+
+        assertEquals("SET SESSION transaction_read_only = DEFAULT, SESSION transaction_isolation = 'READ-COMMITTED'",
+                StateSync.setVariables(left, wanted, true));
+        assertEquals("SET SESSION tx_read_only = DEFAULT, SESSION tx_isolation = 'READ-COMMITTED'",
+                StateSync.setVariables(left, wanted, false));
+        assertEquals("SELECT @@SESSION.transaction_read_only, @@SESSION.time_zone",
+                StateSync.selectVariables(List.of("tx_read_only", "time_zone"), true));
+        assertEquals("SELECT @@SESSION.tx_read_only",
+                StateSync.selectVariables(List.of("transaction_read_only"), false));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"11.4.5-MariaDB, true", "11.1.2-MariaDB-log, true", "5.5.5-10.11.6-MariaDB-0+deb12u1, false",
+        "11.0.6-MariaDB, false", "8.0.36, true", "8.4.2-commercial, true", "5.7.44-log, true", "5.7.19, false",
+        "5.6.51, false", "strange, false"})
+    void whichServersKnowTheTransactionNames(String version, boolean known) {
+        assertEquals(known, StateSync.transactionNames(version));
+        assertEquals(known, new BackendConnection(channel, "ds", 0, 0, 7, version, "s").transactionNames());
     }
 
     @Test
@@ -86,7 +118,7 @@ class StateSyncTest {
         connection.variables().putAll(variables("collation_connection", "utf8mb4_bin", "character_set_results", null,
                 "time_zone", "+01:00"));
 
-        connection.charset("latin1");
+        connection.names("latin1");
 
         assertEquals(variables("time_zone", "+01:00"), connection.variables());
     }

@@ -212,6 +212,7 @@ class ResponseParserTest {
 
         assertEquals(AUTOCOMMIT, parser.summary().statusFlags());
         assertEquals(response.size(), parser.summary().lastSequenceId());
+        assertEquals(4, parser.summary().lastInsertId(), "the insert's: the select after it leaves LAST_INSERT_ID()");
     }
 
     @ParameterizedTest(name = "deprecateEof={0}")

@@ -217,7 +217,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 return;
             }
             if (LocalQueries.setReadFrom(session, info)) {
-                session.counted(0, ResponseSummary.UNCHANGED); // as a SET on the server
+                session.counted(info, 0, ResponseSummary.UNCHANGED); // as a SET on the server
                 ok(next);
                 return;
             }
@@ -225,7 +225,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             if (local.isPresent()) {
                 local.get().write(ctx.channel(), next, session.deprecateEof(), session.extendedTypeInfo(),
                         session.statusFlags());
-                session.counted(-1, local.get().rows().size());
+                session.counted(info, -1, local.get().rows().size());
                 done();
                 return;
             }

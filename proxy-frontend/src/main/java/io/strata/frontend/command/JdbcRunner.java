@@ -89,12 +89,12 @@ final class JdbcRunner implements StatementRunner {
         SqlStatementInfo info = command.info();
         // The connections speak utf8mb4 whatever the client does: SET NAMES is Strata's to answer, unless it sets
         // more (variables, or a utf8mb4 collation, which the connection can take; another set's cannot: README)
-        boolean connectionsCharset = JdbcSessionVariables.CHARSET.equalsIgnoreCase(info.charset());
-        boolean namesOnly = info.trackedVariables().isEmpty() || !connectionsCharset
+        boolean connectionsCharset = connectionsCharset(info);
+        boolean namesOnly = followed(info).isEmpty() || !connectionsCharset
                 && info.trackedVariables().equals(List.of("collation_connection"));
         if (info.charset() != null && !info.multiStatement() && namesOnly) {
             command.payload().release();
-            session.charset(info.charset());
+            session.names(info.charset());
             Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
             completion.done();
             return;
@@ -116,6 +116,29 @@ final class JdbcRunner implements StatementRunner {
                 session.running(null);
             }
         });
+    }
+
+    /** Whether the statement is a SET NAMES (or CHARACTER SET) of the connections' own character set, utf8mb4. */
+    private static boolean connectionsCharset(SqlStatementInfo info) {
+        String names = info.charset();
+        return names != null && names.regionMatches(true, 0, JdbcSessionVariables.CHARSET, 0,
+                JdbcSessionVariables.CHARSET.length()) && (names.length() == JdbcSessionVariables.CHARSET.length()
+                || names.charAt(JdbcSessionVariables.CHARSET.length()) == ' ');
+    }
+
+    /**
+     * The variables a statement sets that the connections follow: its tracked ones, and for SET NAMES utf8mb4
+     * COLLATE y the collation, which the connections can take (another set's collation they cannot: README).
+     */
+    private static List<String> followed(SqlStatementInfo info) {
+        List<String> tracked = info.trackedVariables();
+        if (info.charset() == null || info.charset().indexOf(' ') < 0 || !connectionsCharset(info)
+                || tracked.contains("collation_connection")) {
+            return tracked;
+        }
+        List<String> withCollation = new java.util.ArrayList<>(tracked);
+        withCollation.add("collation_connection");
+        return withCollation;
     }
 
     /** The SQL of a COM_QUERY or COM_STMT_PREPARE in the session's character set, binary literals kept whole. */
@@ -208,11 +231,11 @@ final class JdbcRunner implements StatementRunner {
                 work.run(connection);
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
                 if (info != null) { // a query or an execute: prepares, fetches and resets leave the counts
-                    session.counted(out.rowCount(), out.foundRows());
+                    session.counted(info, out.rowCount(), out.foundRows());
                 }
                 pinnedDirty |= info != null && info.pinsSession();
-                if (info != null && !info.trackedVariables().isEmpty() && !out.failed()) {
-                    followVariables(connection, info.trackedVariables());
+                if (info != null && !followed(info).isEmpty() && !out.failed()) {
+                    followVariables(connection, followed(info));
                 }
                 keepOrReturn(connection);
                 pinnedDataSource = pinned == null ? null : command.dataSource();

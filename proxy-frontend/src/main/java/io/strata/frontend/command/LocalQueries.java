@@ -4,6 +4,7 @@ import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
+import io.strata.frontend.session.Charsets;
 import io.strata.frontend.session.Session;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
@@ -58,8 +59,9 @@ final class LocalQueries {
     private static Optional<LocalResultSet> function(Session session, String name) {
         String column = name + "()";
         return switch (name.toUpperCase(Locale.ROOT)) {
-            case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.varchar(column),
-                    session.database()));
+            case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column,
+                    session.mariaDbServer(), Charsets.defaultCollation(session.charset()),
+                    Charsets.maxBytesPerChar(session.charset())), session.database()));
             case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
                             Long.toUnsignedString(session.lastInsertId())));

@@ -194,7 +194,7 @@ final class RelayRunner implements StatementRunner {
      */
     private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement,
                              SqlStatementInfo info) {
-        return StateSync.inSync(connection, schema, session.charset(), session.multiStatements(),
+        return StateSync.inSync(connection, schema, session.names(), session.multiStatements(),
                 session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
                 && !session.needsLastInsertId(info, connection, connection.lease());
     }
@@ -205,7 +205,7 @@ final class RelayRunner implements StatementRunner {
      */
     private CompletableFuture<BackendConnection> prepareState(BackendConnection connection, String schema,
                                                              PreparedStatement statement, SqlStatementInfo info) {
-        CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.charset(),
+        CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.names(),
                 session.multiStatements(), session.variables());
         if (session.needsLastInsertId(info, connection, connection.lease())) {
             String set = session.lastInsertIdStatement();
@@ -316,11 +316,7 @@ final class RelayRunner implements StatementRunner {
                 }
             }
         };
-        if (ctx.executor().inEventLoop()) {
-            guarded.run();
-        } else {
-            ctx.executor().execute(guarded);
-        }
+        onLoop(guarded);
     }
 
     /**
@@ -420,20 +416,24 @@ final class RelayRunner implements StatementRunner {
                         Consumer<ResponseSummary> after) {
         inFlight = null;
         session.running(null);
-        session.afterStatement(summary.statusFlags(), summary.failed() ? 0 : summary.lastInsertId(),
+        session.afterStatement(summary.statusFlags(), summary.lastInsertId(),
                 summary.warnings(), info, summary.failed());
-        session.counted(summary.rowCount(), summary.foundRows());
+        session.counted(info, summary.rowCount(), summary.foundRows());
         after.accept(summary);
         if (info != null) {
             if (info.pinsSession()) {
                 connection.markDirty();
             }
             if (info.charset() != null && !summary.failed()) {
-                connection.charset(info.charset());
+                connection.names(info.charset());
             }
         }
         if (info != null && !info.trackedVariables().isEmpty() && !summary.failed()) {
             followVariables(connection, info.trackedVariables());
+            return;
+        }
+        if (summary.failed() && (session.inTransaction() || !session.autocommit())) {
+            readStatus(connection);
             return;
         }
         if (completion.closed()) {
@@ -442,6 +442,37 @@ final class RelayRunner implements StatementRunner {
         }
         keepOrRelease(connection);
         completion.done();
+    }
+
+    /**
+     * After an error in a transaction, or with autocommit off: the error carried no status, and the server's may have
+     * changed (a deadlock rolls the transaction back; with autocommit off a failed statement may have begun one). It
+     * is read before the client's next command, which may be one Strata answers with the session's status.
+     */
+    private void readStatus(BackendConnection connection) {
+        pinned = connection;
+        StateSync.status(connection).whenComplete((status, error) -> onLoop(() -> {
+            if (error != null) {
+                LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
+            } else {
+                session.statusFlags(status);
+            }
+            if (completion.closed()) {
+                giveBack(unpin());
+                return;
+            }
+            keepOrRelease(connection);
+            completion.done();
+        }));
+    }
+
+    /** Runs {@code task} on the client's event loop (at once when already there). */
+    private void onLoop(Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
     }
 
     /**
@@ -468,11 +499,7 @@ final class RelayRunner implements StatementRunner {
                 keepOrRelease(connection);
                 completion.done();
             };
-            if (ctx.executor().inEventLoop()) {
-                rest.run();
-            } else {
-                ctx.executor().execute(rest);
-            }
+            onLoop(rest);
         });
     }
 

@@ -24,6 +24,16 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
                 0x27);
     }
 
+    /**
+     * DATABASE()'s column as the server describes it: a name of 64 characters on MariaDB, 34 on MySQL, in the
+     * client's character set, with each server's "not fixed" decimals.
+     */
+    public static ColumnDefinition41 databaseFunction(String name, boolean mariaDb, int collation,
+                                                      int maxBytesPerChar) {
+        return new ColumnDefinition41("", "", "", name, "", collation, (long) (mariaDb ? 64 : 34) * maxBytesPerChar,
+                ColumnType.VAR_STRING, 0, mariaDb ? 0x27 : 0x1f);
+    }
+
     public static ColumnDefinition41 bigint(String name) {
         return new ColumnDefinition41("", "", "", name, "", ColumnType.BINARY_COLLATION, 21, ColumnType.LONGLONG,
                 ColumnType.FLAG_BINARY, 0);
@@ -31,8 +41,8 @@ public record ColumnDefinition41(String schema, String table, String orgTable, S
 
     /** The column of an integer function's result, as the server describes it (BIGINT NOT NULL). */
     public static ColumnDefinition41 integerFunction(String name, boolean unsigned) {
-        int flags = ColumnType.FLAG_NOT_NULL | ColumnType.FLAG_BINARY | ColumnType.FLAG_NUM
-                | (unsigned ? ColumnType.FLAG_UNSIGNED : 0);
+        // no NUM_FLAG: neither MariaDB nor MySQL 8 sends one for these (MySql8IT compares the bytes)
+        int flags = ColumnType.FLAG_NOT_NULL | ColumnType.FLAG_BINARY | (unsigned ? ColumnType.FLAG_UNSIGNED : 0);
         return new ColumnDefinition41("", "", "", name, "", ColumnType.BINARY_COLLATION, 21, ColumnType.LONGLONG,
                 flags, 0);
     }

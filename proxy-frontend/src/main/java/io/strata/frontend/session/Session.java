@@ -38,6 +38,9 @@ public final class Session {
     private int capabilities;
     private int mariaDbCapabilities;
     private String loginCharset;
+    private boolean mariaDbServer;
+    /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
+    private String names;
     private String charset;
     private String database;
     private boolean multiStatements;
@@ -88,26 +91,32 @@ public final class Session {
         return channel;
     }
 
-    /** After authentication (and again after COM_CHANGE_USER). */
-    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database) {
+    /**
+     * After authentication (and again after COM_CHANGE_USER).
+     *
+     * @param mariaDbServer the backends are MariaDB (not MySQL): answers Strata gives itself follow its rules
+     */
+    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database,
+                      boolean mariaDbServer) {
         this.user = user;
+        this.mariaDbServer = mariaDbServer;
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
         this.loginCharset = Charsets.ofCollation(collationId);
         database(database);
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
+        rowCount = 0; // COM_RESET_CONNECTION keeps them, as the server does
+        foundRows = 0;
         resetState();
     }
 
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
-        charset = loginCharset;
+        names(loginCharset);
         variables.clear();
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
         routeState.reset();
-        rowCount = 0;
-        foundRows = 0;
         lostServerState();
     }
 
@@ -205,18 +214,31 @@ public final class Session {
         return mariaDbCapabilities;
     }
 
+    /** The session's character set (without the collation of a {@code SET NAMES x COLLATE y}). */
     public String charset() {
         return charset;
     }
 
-    /** SET NAMES: the server sets character_set_results and collation_connection with it (a COLLATE is set after). */
-    public void charset(String charset) {
-        this.charset = charset;
+    /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
+    public String names() {
+        return names;
+    }
+
+    /** SET NAMES: the server sets character_set_results and collation_connection with it. */
+    public void names(String names) {
+        this.names = names;
+        int space = names.indexOf(' ');
+        this.charset = space < 0 ? names : names.substring(0, space);
         variables.keySet().removeAll(io.strata.backend.connection.StateSync.SET_BY_NAMES);
     }
 
     public String database() {
         return database;
+    }
+
+    /** Whether the backends are MariaDB (not MySQL), whose rules answers Strata gives itself follow. */
+    public boolean mariaDbServer() {
+        return mariaDbServer;
     }
 
     /**
@@ -242,7 +264,7 @@ public final class Session {
     public void statusFlags(int statusFlags) {
         // MORE_RESULTS and per-statement flags belong to one response, not to the session.
         this.statusFlags = statusFlags & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT
-                | ServerStatus.IN_TRANS_READONLY | ServerStatus.NO_BACKSLASH_ESCAPES);
+                | ServerStatus.IN_TRANS_READONLY | ServerStatus.NO_BACKSLASH_ESCAPES | ServerStatus.ANSI_QUOTES);
     }
 
     public boolean inTransaction() {
@@ -306,6 +328,11 @@ public final class Session {
         return countsOnServer;
     }
 
+    /** {@link #counted(long, long)} after {@code info}: SHOW WARNINGS leaves FOUND_ROWS() (ProtocolIT, MySql8IT). */
+    public void counted(SqlStatementInfo info, long rowCount, long foundRows) {
+        counted(rowCount, info != null && info.diagnostic() ? ResponseSummary.UNCHANGED : foundRows);
+    }
+
     /**
      * Follows what ROW_COUNT() and FOUND_ROWS() read after a statement; either may be
      * {@link ResponseSummary#UNCHANGED} (a statement without a result set leaves FOUND_ROWS() as it was).
@@ -347,10 +374,11 @@ public final class Session {
             countsOnServer = true;
         }
         if (info != null && info.charset() != null && !failed) {
-            charset(info.charset());
+            names(info.charset());
         }
-        // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened.
-        keepForWarnings = warnings > 0 || failed;
+        // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened. The
+        // server keeps them through statements that raise nothing and read no table (SELECT 1, SET, COMMIT).
+        keepForWarnings = warnings > 0 || failed || keepForWarnings && (info == null || !info.usesTable());
     }
 
     public void holdsServerState(boolean holds) {

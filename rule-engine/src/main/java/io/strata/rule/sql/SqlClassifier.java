@@ -121,9 +121,9 @@ public final class SqlClassifier {
         String charset = charset(first, names);
         boolean multi = statements > 1;
         List<String> tracked = kind == SqlKind.SET ? trackedTargets(first) : List.of();
-        if (charset != null && namesCollate(first, names)) {
-            // SET NAMES x COLLATE y, and SET CHARACTER SET x, which gives the connection the database's collation:
-            // the collation is followed as the variable it sets, read back like the others
+        if (charset != null && takesDatabaseCollation(first, names)) {
+            // SET CHARACTER SET x gives the connection the database's collation: it is followed as the variable it
+            // sets, read back like the others
             tracked = new ArrayList<>(tracked);
             tracked.add("collation_connection");
         }
@@ -214,6 +214,33 @@ public final class SqlClassifier {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a SELECT surely reads a table: a FROM of the statement or of a subquery (not of a function such as
+     * EXTRACT(YEAR FROM d) or TRIM(x FROM s)) followed by a name other than DUAL that is not a function call. Unsure
+     * is false.
+     */
+    static boolean readsTable(List<String> tokens) {
+        long subqueries = 1; // a bit per open parenthesis, innermost lowest: 1 for a subquery (or no parenthesis)
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            String token = tokens.get(i);
+            if (token.equals("(")) {
+                subqueries = subqueries << 1 | (tokens.get(i + 1).equalsIgnoreCase("SELECT") ? 1 : 0);
+            } else if (token.equals(")")) {
+                subqueries = Math.max(1, subqueries >>> 1);
+            } else if ((subqueries & 1) == 1 && token.equalsIgnoreCase("FROM") && isName(tokens.get(i + 1))
+                    && !tokens.get(i + 1).equalsIgnoreCase("DUAL")
+                    && !(i + 2 < tokens.size() && tokens.get(i + 2).equals("("))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isName(String token) {
+        char c = token.charAt(0);
+        return c == '`' || c == '_' || c == '$' || c >= 0x80 || Character.isLetter(c);
     }
 
     private static SqlKind kind(List<String> tokens) {
@@ -502,20 +529,26 @@ public final class SqlClassifier {
         return at[0];
     }
 
-    /** The character set named at {@code at} ({@link #namesTarget}), or null. */
+    /**
+     * The character set named at {@code at} ({@link #namesTarget}) as SET NAMES takes it, or null: {@code x}, or
+     * {@code x COLLATE y}. The COLLATE stays with it because it is more than {@code collation_connection}: the server
+     * gives character_set_client and character_set_results that collation too, and every text column's definition
+     * then carries its id.
+     */
     private static String charset(List<String> tokens, int at) {
         int value = at < 0 ? -1 : tokens.get(at).equalsIgnoreCase("CHARACTER") ? at + 2 : at + 1;
-        return value > 0 && value < tokens.size() ? unquote(tokens.get(value)) : null;
+        if (value <= 0 || value >= tokens.size()) {
+            return null;
+        }
+        String charset = unquote(tokens.get(value));
+        boolean collate = tokens.get(at).equalsIgnoreCase("NAMES") && value + 2 < tokens.size()
+                && tokens.get(value + 1).equalsIgnoreCase("COLLATE");
+        return collate ? charset + " COLLATE " + unquote(tokens.get(value + 2)) : charset;
     }
 
-    /**
-     * Whether the SET's character set target, at {@code at}, leaves a collation other than its set's default:
-     * {@code SET NAMES x COLLATE y}, or {@code SET CHARACTER SET x} (the connection's collation becomes the
-     * database's).
-     */
-    private static boolean namesCollate(List<String> tokens, int at) {
-        return !tokens.get(at).equalsIgnoreCase("NAMES")
-                || at + 3 < tokens.size() && tokens.get(at + 2).equalsIgnoreCase("COLLATE");
+    /** Whether the SET's character set target, at {@code at}, is SET CHARACTER SET x (or CHARSET x). */
+    private static boolean takesDatabaseCollation(List<String> tokens, int at) {
+        return !tokens.get(at).equalsIgnoreCase("NAMES");
     }
 
     /** Strips one level of '', "" or `` quoting. */

@@ -12,8 +12,9 @@ import java.util.List;
  * @param pinsSession    the text leaves state on the server connection that later statements may need (user
  *                       variables, temporary tables, locks, untracked session variables...): the session must keep
  *                       its backend connection from then on
- * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set, else null (the
- *                       collation of {@code SET NAMES x COLLATE y} is the tracked {@code collation_connection})
+ * @param charset        for {@code SET NAMES x} / {@code SET CHARACTER SET x}: the character set as SET NAMES takes
+ *                       it, {@code x} or {@code x COLLATE y}, else null (the collation {@code SET CHARACTER SET}
+ *                       gives the connection is the tracked {@code collation_connection})
  * @param trackedVariables session variables a SET assigns that Strata follows and replays on any backend connection
  *                       ({@link SqlClassifier#TRACKED_VARIABLES}), instead of pinning the session
  * @param statementTokens every token of the text when it holds one statement (for rules that look past
@@ -46,6 +47,32 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
     public boolean readOnly() {
         return kind == SqlKind.SELECT && !multiStatement && !pinsSession && statementTokens != null
                 && SqlClassifier.replicaSafe(statementTokens);
+    }
+
+    /**
+     * Whether the statement surely reads or writes a table. The server clears its list of warnings (what SHOW
+     * WARNINGS and {@code @@warning_count} read) at the start of such a statement only: one that reads no table and
+     * raises nothing (SELECT 1, SET, COMMIT) leaves the earlier warnings in place. Unsure (a long or multi-statement
+     * text, DDL, SHOW) is false. Judged on each call: asked only while the session keeps warnings.
+     */
+    public boolean usesTable() {
+        if (multiStatement) {
+            return false;
+        }
+        return switch (kind) {
+            case INSERT, UPDATE, DELETE, REPLACE -> true;
+            case SELECT -> SqlClassifier.readsTable(tokens);
+            default -> false;
+        };
+    }
+
+    /**
+     * SHOW WARNINGS, SHOW ERRORS and SHOW COUNT(*) WARNINGS|ERRORS: they read what the statement before left, and
+     * FOUND_ROWS() still counts that statement's rows afterwards (ROW_COUNT() is -1, as after any result set).
+     */
+    public boolean diagnostic() {
+        return kind == SqlKind.SHOW && !multiStatement && (tokenIs(1, "WARNINGS") || tokenIs(1, "ERRORS")
+                || tokenIs(1, "COUNT") && (tokenIs(5, "WARNINGS") || tokenIs(5, "ERRORS")));
     }
 
     /** The token at {@code index}, or "" past the end. */

@@ -264,11 +264,10 @@ class SqlClassifierTest {
             "SET autocommit = 0, sql_mode = ''                  | sql_mode",
             "SET NAMES utf8mb4, sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES') | sql_mode",
             "set sql_mode=CONCAT(@@sql_mode,',STRICT_TRANS_TABLES'), NAMES utf8mb4 | sql_mode",
-            "SET time_zone = '+01:00', NAMES latin1 COLLATE latin1_bin | time_zone collation_connection",
-            "SET NAMES utf8mb4 COLLATE utf8mb4_bin              | collation_connection",
+            "SET time_zone = '+01:00', NAMES latin1 COLLATE latin1_bin | time_zone",
             "SET CHARACTER SET koi8r                            | collation_connection",
             "set charset cp1251, time_zone = '+01:00'           | time_zone collation_connection",
-            "set names 'latin1' collate 'latin1_bin', time_zone = '+01:00' | time_zone collation_connection",
+            "set names 'latin1' collate 'latin1_bin', time_zone = '+01:00' | time_zone",
             "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED | tx_isolation",
             "set session transaction read only                  | tx_read_only",
             "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED, READ WRITE | tx_isolation tx_read_only",
@@ -314,6 +313,33 @@ class SqlClassifierTest {
         assertFalse(SqlClassifier.classify(sql).pinsSession());
     }
 
+    /** Only a statement that reads or writes a table clears the server's warnings; unsure counts as not. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
+            SELECT c FROM t WHERE id = 1                          | true
+            select * from `my table`                              | true
+            SELECT 1 FROM DUAL WHERE EXISTS (SELECT 1 FROM t)      | true
+            SELECT (SELECT MAX(id) FROM s.t) + 1                  | true
+            INSERT INTO t VALUES (1)                              | true
+            UPDATE t SET c = 1                                    | true
+            DELETE FROM t                                         | true
+            REPLACE INTO t VALUES (1)                             | true
+            SELECT 1                                              | false
+            SELECT 1 FROM DUAL                                    | false
+            SELECT EXTRACT(YEAR FROM CURRENT_DATE)                | false
+            SELECT TRIM(LEADING 'x' FROM 'xxa'), SUBSTRING(@s FROM 2) | false
+            SELECT * FROM (SELECT 1) AS d                         | false
+            SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$')) AS j | false
+            SELECT @@warning_count                                | false
+            SET time_zone = '+01:00'                              | false
+            COMMIT                                                | false
+            SHOW TABLES                                           | false
+            SELECT c FROM t; SELECT 1                             | false
+            """)
+    void statementsThatClearTheServersWarningsAreKnown(String sql, boolean usesTable) {
+        assertEquals(usesTable, SqlClassifier.classify(sql).usesTable());
+    }
+
     @Test
     void aQuotedUserVariablePinsTheSession() {
         assertTrue(SqlClassifier.classify("select @`my var`").pinsSession());
@@ -324,7 +350,9 @@ class SqlClassifierTest {
     @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
             SET NAMES 'latin1'                          | latin1
             set names utf8mb4                           | utf8mb4
-            SET NAMES utf8mb4 COLLATE utf8mb4_bin       | utf8mb4
+            SET NAMES utf8mb4 COLLATE utf8mb4_bin       | utf8mb4 COLLATE utf8mb4_bin
+            set names 'latin1' collate 'latin1_bin'     | latin1 COLLATE latin1_bin
+            SET time_zone = 'UTC', NAMES utf8mb4 COLLATE utf8mb4_unicode_ci | utf8mb4 COLLATE utf8mb4_unicode_ci
             set sql_mode = '', names 'latin1'           | latin1
             SET time_zone = 'UTC', CHARACTER SET koi8r  | koi8r
             SET NAMES `utf8`                            | utf8
