@@ -145,8 +145,8 @@ class MySql8IT {
     }
 
     /**
-     * MySQL 8 knows SET SESSION TRANSACTION's variables only by their transaction_ names, so Strata cannot read them
-     * back as it does on MariaDB: the session keeps its connection instead, and still has its level.
+     * MySQL 8 knows SET SESSION TRANSACTION's variables only by their transaction_ names, under which Strata reads
+     * them back and replays them: the session has its level on whichever connection it borrows.
      */
     @ParameterizedTest
     @EnumSource(Driver.class)
