@@ -105,8 +105,7 @@ public final class Session {
         this.loginCharset = Charsets.ofCollation(collationId);
         database(database);
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
-        rowCount = 0; // COM_RESET_CONNECTION keeps them, as the server does
-        foundRows = 0;
+        foundRows = 0; // COM_RESET_CONNECTION keeps it, as the server does
         resetState();
     }
 
@@ -117,6 +116,7 @@ public final class Session {
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
         routeState.reset();
+        rowCount = 0; // the reset's OK, as the server counts it (ProtocolIT, MySql8IT)
         lostServerState();
     }
 
