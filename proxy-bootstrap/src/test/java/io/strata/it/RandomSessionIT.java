@@ -109,19 +109,40 @@ class RandomSessionIT {
         "SET SESSION TRANSACTION READ WRITE", "INSERT INTO fz_o (v) VALUES (NULL)",
         "SET div_precision_increment = 1", "SELEC 1", "SELECT 1 FROM fz_o"};
 
+    /** A statement in the text protocol, COM_RESET_CONNECTION, or a statement prepared, executed once and closed. */
+    private enum Kind { QUERY, RESET, PREPARED }
+
     /** How a step runs and what of its response is compared. */
-    private record Step(Function<Random, String> sql, boolean reset) {
+    private record Step(Function<Random, String> sql, Kind kind) {
 
         String sql(Random random) {
             return sql.apply(random);
         }
 
         String run(RawClient client, String sql) throws IOException {
-            if (reset) {
-                return render(client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0],
+            return switch (kind) {
+                case QUERY -> render(client.query(sql));
+                case RESET -> render(client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0],
                         ResponseKind.STATUS));
+                case PREPARED -> prepared(client, sql);
+            };
+        }
+
+        /** "param statement": the prepare's response, the execute's with that INT parameter; then the close. */
+        private static String prepared(RawClient client, String sql) throws IOException {
+            int space = sql.indexOf(' ');
+            List<byte[]> prepare = PreparedStatementIT.prepare(client, sql.substring(space + 1));
+            if (RawClient.error(prepare) != null) {
+                return render(prepare);
             }
-            return render(client.query(sql));
+            long id = PreparedStatementIT.statementId(prepare);
+            int param = Integer.parseInt(sql.substring(0, space));
+            String executed = render(PreparedStatementIT.execute(client, id, param));
+            client.writePacket(0, new byte[] {0x19, (byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24)});
+            byte[] ok = prepare.get(0).clone();
+            java.util.Arrays.fill(ok, 5, 9, (byte) 0); // each side's own statement id
+            prepare.set(0, ok);
+            return render(prepare) + executed;
         }
     }
 
@@ -178,14 +199,22 @@ class RandomSessionIT {
         // several statements in one
         add(steps, 1, r -> pick(r, "SET time_zone = '+03:00'; SELECT @@time_zone",
                 "INSERT INTO {t} (v) VALUES (" + r.nextInt(20) + "); SELECT ROW_COUNT()", "SELECT 1; SELEC 2"));
-        steps.add(new Step(r -> "COM_RESET_CONNECTION", true));
-        steps.add(new Step(r -> "COM_RESET_CONNECTION", true));
+        add(steps, 2, Kind.RESET, r -> "COM_RESET_CONNECTION");
+        // prepared, with one INT parameter (ROW_COUNT() and FOUND_ROWS() there read the server's: README)
+        add(steps, 3, Kind.PREPARED, r -> r.nextInt(20) + " " + pick(r, "SELECT id, v, s FROM {t} WHERE v >= ?",
+                "INSERT INTO {t} (v, s) VALUES (?, 'p')", "SELECT LAST_INSERT_ID() + ?", "SELECT @@time_zone, ?",
+                "UPDATE {t} SET s = 'q' WHERE v = ?", "SELECT CAST('x' AS INT) + ?", "SELECT * FROM no_such_table",
+                "SELECT 'ł', ?, @@collation_connection", "SET @u = ?"));
         return steps;
     }
 
     private static void add(List<Step> steps, int weight, Function<Random, String> sql) {
+        add(steps, weight, Kind.QUERY, sql);
+    }
+
+    private static void add(List<Step> steps, int weight, Kind kind, Function<Random, String> sql) {
         for (int i = 0; i < weight; i++) {
-            steps.add(new Step(sql, false));
+            steps.add(new Step(sql, kind));
         }
     }
 

@@ -42,6 +42,8 @@ public final class BackendConnection {
     private final int flavor;
     private final long connectionId;
     private final String serverVersion;
+    /** A variable SET NAMES set, as it left it (a value no server variable has). */
+    private static final String AS_NAMES_GAVE = new String("as SET NAMES gave it");
     private final boolean transactionNames;
     private final long createdNanos = System.nanoTime();
     /** When the last response completed: idle time and lifetime are judged from it (one clock read per command). */
@@ -129,15 +131,31 @@ public final class BackendConnection {
         (command instanceof ByteBuf ? wire : channel).writeAndFlush(command, channel.voidPromise());
     }
 
-    /** The statement prepared on this connection for exactly this SQL, or null. */
+    /**
+     * The statement prepared on this connection for exactly this SQL in its present character set, or null (one
+     * prepared in another set is replaced when the SQL is prepared again).
+     */
     public BackendStatement statement(String sql) {
         synchronized (this) {
             BackendStatement statement = statements.get(sql);
-            if (statement != null) {
-                statement.lastUse = ++statementUses;
+            if (statement == null || !inThisCharset(statement)) {
+                return null;
             }
+            statement.lastUse = ++statementUses;
             return statement;
         }
+    }
+
+    /** Whether the statement was prepared in the character set this connection has now. */
+    private boolean inThisCharset(BackendStatement statement) {
+        return java.util.Objects.equals(statement.names, names)
+                && java.util.Objects.equals(statement.results, setByNames("character_set_results"))
+                && java.util.Objects.equals(statement.collation, setByNames("collation_connection"));
+    }
+
+    /** A variable of {@link StateSync#SET_BY_NAMES}: its value here, which may be NULL, or {@link #AS_NAMES_GAVE}. */
+    private String setByNames(String name) {
+        return variables.isEmpty() ? AS_NAMES_GAVE : variables.getOrDefault(name, AS_NAMES_GAVE);
     }
 
     /**
@@ -150,7 +168,7 @@ public final class BackendConnection {
             return false;
         }
         synchronized (this) {
-            if (statement.cachedOn != this) {
+            if (statement.cachedOn != this || !inThisCharset(statement)) {
                 return false;
             }
             statement.lastUse = ++statementUses;
@@ -164,12 +182,18 @@ public final class BackendConnection {
      */
     public void statement(String sql, BackendStatement statement) {
         BackendStatement evicted = null;
+        BackendStatement replaced;
         synchronized (this) {
             statement.lastUse = ++statementUses;
             statement.cachedOn = this;
-            BackendStatement replaced = statements.put(sql, statement);
+            statement.names = names;
+            statement.results = setByNames("character_set_results");
+            statement.collation = setByNames("collation_connection");
+            replaced = statements.put(sql, statement);
             if (replaced != null && replaced != statement) {
-                replaced.cachedOn = null;
+                replaced.cachedOn = null; // prepared in another character set
+            } else {
+                replaced = null;
             }
             if (statements.size() > MAX_STATEMENTS) {
                 String eldest = leastRecentlyUsed();
@@ -179,6 +203,9 @@ public final class BackendConnection {
         }
         if (evicted != null) {
             closeStatement(evicted);
+        }
+        if (replaced != null) {
+            closeStatement(replaced);
         }
     }
 

@@ -17,6 +17,14 @@ public final class BackendStatement {
     long lastUse;
     /** The connection whose cache holds it; null once evicted, forgotten or reset there. */
     volatile BackendConnection cachedOn;
+    /**
+     * Its connection's character set when it was prepared (SET NAMES, character_set_results, collation_connection):
+     * the server read its literals in that set and describes its columns in it, so a session of another set cannot
+     * use it (a literal 'ł' came back as '?' to a latin1 session).
+     */
+    String names;
+    String results;
+    String collation;
 
     public BackendStatement(long id, int params, int columns, byte[] prepareResponse) {
         this.id = id;

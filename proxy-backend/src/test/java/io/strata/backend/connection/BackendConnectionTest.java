@@ -73,6 +73,7 @@ class BackendConnectionTest {
         connection.statement("SELECT 1", replacement);
         assertFalse(connection.holds(statement), "replaced for the same SQL");
         assertTrue(connection.holds(replacement));
+        assertClosedOnTheServer(1); // not left to count against max_prepared_stmt_count
 
         connection.forgetStatement("SELECT 1");
         assertFalse(connection.holds(replacement), "forgotten");
@@ -82,6 +83,28 @@ class BackendConnectionTest {
         connection.statement("SELECT 1", again);
         connection.resetState();
         assertFalse(connection.holds(again), "COM_RESET_CONNECTION closed it on the server");
+    }
+
+    /**
+     * The server read a statement's literals in the character set its connection had, and describes its columns in
+     * it: a session of another set prepares it anew (a literal 'ł' came back as '?' to a latin1 session).
+     */
+    @Test
+    void aStatementPreparedInAnotherCharacterSetIsNotUsed() {
+        BackendStatement utf8 = prepared(1);
+        connection.statement("SELECT 'ł'", utf8);
+
+        connection.names("latin1");
+        assertNull(connection.statement("SELECT 'ł'"), "its literal was read as utf8mb4");
+        assertFalse(connection.holds(utf8));
+
+        connection.names(BackendConnector.DEFAULT_CHARSET);
+        assertTrue(connection.holds(utf8));
+        connection.variables().put("character_set_results", null); // MySQL Connector/J's
+        assertFalse(connection.holds(utf8), "its columns were described in utf8mb4");
+        connection.variables().clear();
+        connection.variables().put("collation_connection", "utf8mb4_bin");
+        assertNull(connection.statement("SELECT 'ł'"), "its literal has another collation");
     }
 
     @Test

@@ -140,8 +140,10 @@ public final class Session {
         lastPrepared = statement.id();
     }
 
+    /** A prepare failed: like any failed statement, it leaves ROW_COUNT() at -1 (RandomSessionIT). */
     public void prepareFailed() {
         lastPrepared = -1;
+        rowCount = -1;
     }
 
     /** The statement with this id; MariaDB's id 0xFFFFFFFF means the last one prepared. Null when unknown. */
