@@ -202,7 +202,8 @@ class MySql8IT {
             for (String sql : List.of("SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT LAST_INSERT_ID()",
                     "SELECT DATABASE()", "DO 1", "SHOW WARNINGS", "SELECT ROW_COUNT()", "SELECT 1 UNION SELECT 2",
                     "SHOW WARNINGS", "SELECT FOUND_ROWS()", "SELECT 3", "RESET", "SELECT ROW_COUNT()",
-                    "SELECT 1 UNION SELECT 2", "RESET", "SELECT FOUND_ROWS()")) {
+                    "SELECT 1 UNION SELECT 2", "RESET", "SELECT FOUND_ROWS()",
+                    "SELECT 1 UNION SELECT 2", "SHOW COUNT(*) WARNINGS", "SELECT FOUND_ROWS()")) {
                 if (sql.equals("RESET")) {
                     for (RawClient client : List.of(direct, proxied)) {
                         client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0], ResponseKind.STATUS);

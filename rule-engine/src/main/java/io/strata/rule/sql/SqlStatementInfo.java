@@ -67,12 +67,12 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
     }
 
     /**
-     * SHOW WARNINGS, SHOW ERRORS and SHOW COUNT(*) WARNINGS|ERRORS: they read what the statement before left, and
-     * FOUND_ROWS() still counts that statement's rows afterwards (ROW_COUNT() is -1, as after any result set).
+     * SHOW WARNINGS and SHOW ERRORS: they read what the statement before left, and FOUND_ROWS() still counts that
+     * statement's rows afterwards (ROW_COUNT() is -1, as after any result set). SHOW COUNT(*) WARNINGS is not one of
+     * them: the server runs it as a SELECT of {@code @@warning_count}, which counts as one found row.
      */
     public boolean diagnostic() {
-        return kind == SqlKind.SHOW && !multiStatement && (tokenIs(1, "WARNINGS") || tokenIs(1, "ERRORS")
-                || tokenIs(1, "COUNT") && (tokenIs(5, "WARNINGS") || tokenIs(5, "ERRORS")));
+        return kind == SqlKind.SHOW && !multiStatement && (tokenIs(1, "WARNINGS") || tokenIs(1, "ERRORS"));
     }
 
     /** The token at {@code index}, or "" past the end. */
