@@ -436,6 +436,11 @@ final class RelayRunner implements StatementRunner {
             readStatus(connection);
             return;
         }
+        settle(connection);
+    }
+
+    /** The command's last step: the connection stays pinned or goes back, and the client's next command may run. */
+    private void settle(BackendConnection connection) {
         if (completion.closed()) {
             giveBack(unpin());
             return;
@@ -457,12 +462,7 @@ final class RelayRunner implements StatementRunner {
             } else {
                 session.statusFlags(status);
             }
-            if (completion.closed()) {
-                giveBack(unpin());
-                return;
-            }
-            keepOrRelease(connection);
-            completion.done();
+            settle(connection);
         }));
     }
 
@@ -482,25 +482,17 @@ final class RelayRunner implements StatementRunner {
      */
     private void followVariables(BackendConnection connection, java.util.List<String> names) {
         pinned = connection;
-        StateSync.readVariables(connection, names).whenComplete((values, error) -> {
-            Runnable rest = () -> {
-                if (error != null) {
-                    LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
-                    session.holdsServerState(true);
-                    connection.markDirty();
-                } else {
-                    StateSync.follow(session.variables(), values);
-                    StateSync.follow(connection.variables(), values);
-                }
-                if (completion.closed()) {
-                    giveBack(unpin());
-                    return;
-                }
-                keepOrRelease(connection);
-                completion.done();
-            };
-            onLoop(rest);
-        });
+        StateSync.readVariables(connection, names).whenComplete((values, error) -> onLoop(() -> {
+            if (error != null) {
+                LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
+                session.holdsServerState(true);
+                connection.markDirty();
+            } else {
+                StateSync.follow(session.variables(), values);
+                StateSync.follow(connection.variables(), values);
+            }
+            settle(connection);
+        }));
     }
 
     private void keepOrRelease(BackendConnection connection) {
