@@ -30,6 +30,8 @@ import java.util.Map;
 public final class BackendConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
+    /** A variable SET NAMES set, as it left it (a value no server variable has). */
+    private static final String AS_NAMES_GAVE = new String("as SET NAMES gave it");
 
     /** Statements kept prepared per connection; 64 connections x 128 stay under MariaDB's default limit of 16382. */
     static final int MAX_STATEMENTS = 128;
@@ -42,8 +44,6 @@ public final class BackendConnection {
     private final int flavor;
     private final long connectionId;
     private final String serverVersion;
-    /** A variable SET NAMES set, as it left it (a value no server variable has). */
-    private static final String AS_NAMES_GAVE = new String("as SET NAMES gave it");
     private final boolean transactionNames;
     private final long createdNanos = System.nanoTime();
     /** When the last response completed: idle time and lifetime are judged from it (one clock read per command). */

@@ -235,8 +235,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         if (timeout != null) {
             timeout.cancel(false);
         }
-        session.login(user.name(), capabilities, mariaDbCapabilities, response.characterSet(), database,
-                context.backendIsMariaDb());
+        session.login(user.name(), capabilities, mariaDbCapabilities, response.characterSet(), database);
         context.sessions().add(session);
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
         ctx.pipeline().replace(this, "command", new CommandHandler(context, session));

@@ -90,7 +90,8 @@ final class JdbcRunner implements StatementRunner {
         // The connections speak utf8mb4 whatever the client does: SET NAMES is Strata's to answer, unless it sets
         // more (variables, or a utf8mb4 collation, which the connection can take; another set's cannot: README)
         boolean connectionsCharset = connectionsCharset(info);
-        boolean namesOnly = followed(info).isEmpty() || !connectionsCharset
+        List<String> followed = followed(info);
+        boolean namesOnly = followed.isEmpty() || !connectionsCharset
                 && info.trackedVariables().equals(List.of("collation_connection"));
         if (info.charset() != null && !info.multiStatement() && namesOnly) {
             command.payload().release();
@@ -120,10 +121,8 @@ final class JdbcRunner implements StatementRunner {
 
     /** Whether the statement is a SET NAMES (or CHARACTER SET) of the connections' own character set, utf8mb4. */
     private static boolean connectionsCharset(SqlStatementInfo info) {
-        String names = info.charset();
-        return names != null && names.regionMatches(true, 0, JdbcSessionVariables.CHARSET, 0,
-                JdbcSessionVariables.CHARSET.length()) && (names.length() == JdbcSessionVariables.CHARSET.length()
-                || names.charAt(JdbcSessionVariables.CHARSET.length()) == ' ');
+        return info.charset() != null
+                && JdbcSessionVariables.CHARSET.equalsIgnoreCase(Charsets.ofNames(info.charset()));
     }
 
     /**
@@ -132,7 +131,7 @@ final class JdbcRunner implements StatementRunner {
      */
     private static List<String> followed(SqlStatementInfo info) {
         List<String> tracked = info.trackedVariables();
-        if (info.charset() == null || info.charset().indexOf(' ') < 0 || !connectionsCharset(info)
+        if (!connectionsCharset(info) || info.charset().indexOf(' ') < 0 // no COLLATE
                 || tracked.contains("collation_connection")) {
             return tracked;
         }
@@ -234,8 +233,9 @@ final class JdbcRunner implements StatementRunner {
                     session.counted(info, out.rowCount(), out.foundRows());
                 }
                 pinnedDirty |= info != null && info.pinsSession();
-                if (info != null && !followed(info).isEmpty() && !out.failed()) {
-                    followVariables(connection, followed(info));
+                List<String> followed = info == null ? List.of() : followed(info);
+                if (!followed.isEmpty() && !out.failed()) {
+                    followVariables(connection, followed);
                 }
                 keepOrReturn(connection);
                 pinnedDataSource = pinned == null ? null : command.dataSource();

@@ -50,17 +50,21 @@ final class LocalQueries {
                     session.routeState().readFrom().name().toLowerCase(Locale.ROOT)));
         }
         if (info.kind() == SqlKind.SELECT && t.size() == 4 && t.get(2).equals("(") && t.get(3).equals(")")) {
-            return function(session, t.get(1));
+            return function(session, t.get(1), context.backendIsMariaDb());
         }
         return Optional.empty();
     }
 
-    /** {@code SELECT f()} of a function whose answer is the session's own; the column is named as written. */
-    private static Optional<LocalResultSet> function(Session session, String name) {
+    /**
+     * {@code SELECT f()} of a function whose answer is the session's own; the column is named as written.
+     *
+     * @param mariaDb the backends are MariaDB (not MySQL), whose column definitions the answer copies
+     */
+    private static Optional<LocalResultSet> function(Session session, String name, boolean mariaDb) {
         String column = name + "()";
         return switch (name.toUpperCase(Locale.ROOT)) {
             case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column,
-                    session.mariaDbServer(), Charsets.defaultCollation(session.charset()),
+                    mariaDb, Charsets.defaultCollation(session.charset()),
                     Charsets.maxBytesPerChar(session.charset())), session.database()));
             case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),

@@ -42,6 +42,12 @@ public final class Charsets {
         };
     }
 
+    /** The character set of what SET NAMES takes: {@code x} of {@code x} or {@code x COLLATE y}. */
+    public static String ofNames(String names) {
+        int space = names.indexOf(' ');
+        return space < 0 ? names : names.substring(0, space);
+    }
+
     public static String ofCollation(int id) {
         return switch (id) {
             case 1, 84 -> "big5";

@@ -38,7 +38,6 @@ public final class Session {
     private int capabilities;
     private int mariaDbCapabilities;
     private String loginCharset;
-    private boolean mariaDbServer;
     /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
     private String names;
     private String charset;
@@ -91,15 +90,9 @@ public final class Session {
         return channel;
     }
 
-    /**
-     * After authentication (and again after COM_CHANGE_USER).
-     *
-     * @param mariaDbServer the backends are MariaDB (not MySQL): answers Strata gives itself follow its rules
-     */
-    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database,
-                      boolean mariaDbServer) {
+    /** After authentication (and again after COM_CHANGE_USER). */
+    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database) {
         this.user = user;
-        this.mariaDbServer = mariaDbServer;
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
         this.loginCharset = Charsets.ofCollation(collationId);
@@ -229,18 +222,12 @@ public final class Session {
     /** SET NAMES: the server sets character_set_results and collation_connection with it. */
     public void names(String names) {
         this.names = names;
-        int space = names.indexOf(' ');
-        this.charset = space < 0 ? names : names.substring(0, space);
+        this.charset = Charsets.ofNames(names);
         variables.keySet().removeAll(io.strata.backend.connection.StateSync.SET_BY_NAMES);
     }
 
     public String database() {
         return database;
-    }
-
-    /** Whether the backends are MariaDB (not MySQL), whose rules answers Strata gives itself follow. */
-    public boolean mariaDbServer() {
-        return mariaDbServer;
     }
 
     /**

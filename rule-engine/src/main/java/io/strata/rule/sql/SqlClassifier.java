@@ -425,8 +425,8 @@ public final class SqlClassifier {
 
     /**
      * For {@code SET SESSION TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE} (what JDBC drivers send for
-     * setTransactionIsolation and setReadOnly): the variables it sets, under the names every MariaDB and MySQL 5.7
-     * know (MySQL 8 has other names: reading them back fails there, and the session is pinned as before). Else null,
+     * setTransactionIsolation and setReadOnly): the variables it sets, under their tx_ names (read and set under the
+     * transaction_ ones where the server has those: StateSync.serverName). Else null,
      * {@code SET TRANSACTION} without SESSION included: it sets the next transaction only, which stays unseen on the
      * connection.
      */
