@@ -270,6 +270,39 @@ class PreparedStatementIT {
         }
     }
 
+    /**
+     * A latin1 client's prepared SQL is the bytes it sent. Two statements told apart only by a byte that is not
+     * UTF-8 stay two statements, and one prepared again on another backend connection (its first one killed) is the
+     * same statement: 'é' (0xE9) and 'è' (0xE8) come back as sent.
+     */
+    @Test
+    void aPreparedStatementIsTheClientsBytesInAnyCharacterSet() throws Exception {
+        try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {
+            client.query("SET NAMES latin1");
+            long acute = statementId(client.command(0x16,
+                    "SELECT CONCAT('é', CONNECTION_ID() + ?)".getBytes(StandardCharsets.ISO_8859_1),
+                    ResponseKind.PREPARE));
+            long grave = statementId(client.command(0x16,
+                    "SELECT CONCAT('è', CONNECTION_ID() + ?)".getBytes(StandardCharsets.ISO_8859_1),
+                    ResponseKind.PREPARE));
+            String first = latin1Cell(execute(client, acute, 0));
+            assertEquals('é', first.charAt(0), first);
+            assertEquals('è', latin1Cell(execute(client, grave, 0)).charAt(0));
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
+                st.execute("KILL " + first.substring(1));
+            }
+            Thread.sleep(300);
+            String again = latin1Cell(executeReusingTypes(client, acute, 0));
+            assertTrue(!again.substring(1).equals(first.substring(1)), "prepared again on another connection");
+            assertEquals('é', again.charAt(0), again);
+        }
+    }
+
+    private static String latin1Cell(List<byte[]> response) {
+        byte[] row = RawClient.payload(response.get(response.size() - 2));
+        return new String(row, 3, row[2] & 0xFF, StandardCharsets.ISO_8859_1);
+    }
+
     @Test
     void aKilledPinnedConnectionIsReportedNotHidden() throws Exception {
         try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {

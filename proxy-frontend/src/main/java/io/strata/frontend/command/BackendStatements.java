@@ -3,7 +3,6 @@ package io.strata.frontend.command;
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendStatement;
-import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
@@ -13,6 +12,7 @@ import io.strata.frontend.session.PreparedStatement;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.MySQLException;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
@@ -71,8 +71,9 @@ final class BackendStatements {
         }
         CompletableFuture<BackendStatement> result = new CompletableFuture<>();
         PrepareCapture capture = new PrepareCapture(-1);
-        ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,
-                statement.sql());
+        ByteBuf prepare = connection.channel().alloc().buffer(1 + statement.sql().length())
+                .writeByte(CommandType.COM_STMT_PREPARE.code())
+                .writeBytes(statement.sql().getBytes(StandardCharsets.ISO_8859_1)); // the client's bytes, see sql()
         connection.execute(prepare, ResponseKind.PREPARE, new ResponseListener() {
             @Override
             public void onPacket(ByteBuf packet) {

@@ -274,16 +274,24 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     /**
-     * COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute. Its SQL is
-     * interned: every execute looks it up in a backend connection's statement cache, and sessions preparing the same
-     * SQL then hold the same String, which that lookup compares by identity instead of byte by byte.
+     * COM_STMT_PREPARE: the statement gets an id of this session's; where it runs is decided per execute.
+     * <p>
+     * The statement is kept as the bytes the client sent, one char per byte (ISO-8859-1): that text keys backend
+     * statement caches and is what another backend connection is sent when it prepares the statement again. Decoded
+     * as UTF-8, a latin1 client's 'é' and 'è' would both be U+FFFD: two statements under one key, and a third one
+     * prepared again. Only SQL with such bytes is decoded a second time, as UTF-8, for the rules to read. The text is
+     * interned: sessions preparing the same SQL hold the same String, which a cache lookup compares by identity
+     * instead of byte by byte.
      */
     private void prepare(MySQLFrame frame, int next) {
         ByteBuf payload = frame.payload();
-        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8)
-                .intern();
-        SqlStatementInfo info = SqlClassifier.classify(sql);
-        runner.prepare(routed(frame, next, ResponseKind.PREPARE, sql, info), session.nextStatementId());
+        int start = payload.readerIndex() + 1;
+        int length = payload.readableBytes() - 1;
+        String text = payload.toString(start, length, StandardCharsets.ISO_8859_1).intern();
+        boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
+        SqlStatementInfo info = SqlClassifier.classify(ascii ? text
+                : payload.toString(start, length, StandardCharsets.UTF_8));
+        runner.prepare(routed(frame, next, ResponseKind.PREPARE, text, info), session.nextStatementId());
     }
 
     /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */

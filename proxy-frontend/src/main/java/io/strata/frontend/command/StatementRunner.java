@@ -18,7 +18,9 @@ interface StatementRunner {
      * One routed command.
      *
      * @param payload the command packet's payload (retained for the runner, which releases it)
-     * @param sql     the statement text of a COM_QUERY, else null
+     * @param sql     the statement text of a COM_QUERY; of a COM_STMT_PREPARE and a prepared statement's commands,
+     *                the statement's bytes one char per byte ({@link io.strata.frontend.session.PreparedStatement#sql});
+     *                else null
      * @param info    what the classifier found in {@code sql}, else null
      * @param next    the sequence id of the first response packet
      * @param routing what the rules routed the command by (to route it again)

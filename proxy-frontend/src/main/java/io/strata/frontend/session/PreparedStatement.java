@@ -36,6 +36,11 @@ public final class PreparedStatement {
         return id;
     }
 
+    /**
+     * The SQL as the bytes the client sent, one char per byte (ISO-8859-1), whatever its character set: the key of
+     * backend statement caches, and what a backend connection that prepares it again is sent. ASCII SQL reads as
+     * itself.
+     */
     public String sql() {
         return sql;
     }
