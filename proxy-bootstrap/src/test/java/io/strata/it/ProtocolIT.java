@@ -97,6 +97,37 @@ class ProtocolIT {
         }
     }
 
+    /**
+     * The collation a client names in its handshake is its session's, as on MariaDB: in the character set variables,
+     * in comparisons ('a' = 'A' is 0 under utf8mb4_bin) and in every text column's definition, DATABASE()'s
+     * included; after COM_RESET_CONNECTION too. 51 is cp1251_general_ci, 83 utf8mb3_bin.
+     * <p>
+     * The JDBC executor's connections speak utf8mb4 (README: what differs): there the variables read utf8mb4, only a
+     * utf8mb4 collation compares (utf8mb3_bin's does not), and a SET's OK carries SESSION_STATE_CHANGED.
+     */
+    @ParameterizedTest(name = "collation {0}")
+    @ValueSource(ints = {8, 46, 224, 51, 83})
+    void theHandshakesCollationIsTheSessionsAsOnMariaDb(int collation) throws IOException {
+        List<String> steps;
+        if (StrataFixture.executor().equals(ServerConfig.RELAY)) {
+            String session = "SELECT @@character_set_client, @@collation_connection, @@character_set_results, "
+                    + "'a' = 'A', 'x'";
+            steps = List.of(session, "SELECT DATABASE()", "RESET", session, "SELECT DATABASE()",
+                    "SET NAMES latin1 COLLATE latin1_bin", "SELECT DATABASE()", "SET character_set_results = NULL",
+                    "SELECT DATABASE()", "RESET", session);
+        } else {
+            String session = collation == 46 || collation == 224 ? "SELECT 'a' = 'A', 'x'"
+                    : collation == 83 ? "SELECT 1" : "SELECT 'x'";
+            steps = List.of(session, "SELECT DATABASE()", "RESET", session, "SELECT DATABASE()");
+        }
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA,
+                RawClient.CAPABILITIES, collation);
+             RawClient proxied = RawClient.connect(strata.port(), "root", "root", "it", RawClient.CAPABILITIES,
+                     collation)) {
+            assertSameLocalAnswers(direct, proxied, steps, "it");
+        }
+    }
+
     @Test
     void errorsAreByteIdentical() throws IOException {
         assertSameResponse(RawClient.CAPABILITIES, "SELECT * FROM no_such_table");

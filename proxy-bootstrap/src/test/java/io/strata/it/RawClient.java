@@ -51,9 +51,17 @@ final class RawClient implements AutoCloseable {
         return connect(port, user, password, database, CAPABILITIES);
     }
 
-    /** Connects with mysql_native_password (answering an auth switch); fails with the server's error. */
     static RawClient connect(int port, String user, String password, String database, int capabilities)
             throws IOException {
+        return connect(port, user, password, database, capabilities, 45);
+    }
+
+    /**
+     * Connects with mysql_native_password (answering an auth switch) asking for the collation {@code collation} (45:
+     * utf8mb4_general_ci); fails with the server's error.
+     */
+    static RawClient connect(int port, String user, String password, String database, int capabilities,
+                             int collation) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(30_000);
         socket.setTcpNoDelay(true);
@@ -62,7 +70,7 @@ final class RawClient implements AutoCloseable {
         RawClient client = new RawClient(socket, greeting, capabilities);
         int caps = database == null ? capabilities & ~Capabilities.CLIENT_CONNECT_WITH_DB : capabilities;
         byte[] nonce = Scramble.trimNonce(greeting.authPluginData());
-        HandshakeResponse41 response = new HandshakeResponse41(caps, 1 << 24, 45, user,
+        HandshakeResponse41 response = new HandshakeResponse41(caps, 1 << 24, collation, user,
                 Scramble.nativePassword(password, nonce), database, Scramble.NATIVE_PASSWORD, Map.of());
         ByteBuf buf = Unpooled.buffer();
         response.encode(buf);

@@ -155,8 +155,27 @@ final class JdbcRunner implements StatementRunner {
         return out;
     }
 
+    /** The collation text columns are described in: the session's SET NAMES (or handshake) collation. */
     private int collation() {
-        return Charsets.defaultCollation(session.charset());
+        return Charsets.collationOfNames(session.names());
+    }
+
+    /**
+     * The variables a connection is to hold for the session: its tracked ones, and the collation of a handshake
+     * that asked for another utf8mb4 collation than the default (the connections speak utf8mb4, so they can take it;
+     * another set's collation they cannot: README).
+     */
+    private Map<String, String> wantedVariables() {
+        Map<String, String> variables = session.variables();
+        String names = session.names();
+        int collate = names.indexOf(" COLLATE ");
+        if (collate < 0 || variables.containsKey("collation_connection")
+                || !JdbcSessionVariables.CHARSET.equalsIgnoreCase(session.charset())) {
+            return variables;
+        }
+        Map<String, String> wanted = new HashMap<>(variables); // not Map.copyOf: a value may be NULL
+        wanted.put("collation_connection", names.substring(collate + " COLLATE ".length()));
+        return wanted;
     }
 
     private int maxBytesPerChar() {
@@ -218,7 +237,7 @@ final class JdbcRunner implements StatementRunner {
             try {
                 if (connection == null) {
                     connection = pool.getConnection();
-                    context.jdbc().variables().sync(connection, session.variables());
+                    context.jdbc().variables().sync(connection, wantedVariables());
                 }
                 // HikariCP hands out a new wrapper per borrow: the same object is the same lease
                 if (session.needsLastInsertId(info, connection, 0)) {
@@ -293,7 +312,7 @@ final class JdbcRunner implements StatementRunner {
     private void followVariables(Connection connection, List<String> names) throws SQLException {
         try {
             StateSync.follow(session.variables(),
-                    context.jdbc().variables().readBack(connection, names, session.variables()));
+                    context.jdbc().variables().readBack(connection, names, wantedVariables()));
         } catch (SQLException e) {
             if (isConnectionError(e)) {
                 throw e;

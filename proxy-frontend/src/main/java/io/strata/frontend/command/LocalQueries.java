@@ -64,8 +64,8 @@ final class LocalQueries {
         String column = name + "()";
         return switch (name.toUpperCase(Locale.ROOT)) {
             case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column,
-                    mariaDb, Charsets.defaultCollation(session.charset()),
-                    Charsets.maxBytesPerChar(session.charset())), session.database()));
+                    mariaDb, session.resultsCollation(), Charsets.maxBytesPerChar(session.resultsCollation())),
+                    session.database()));
             case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
                             Long.toUnsignedString(session.lastInsertId())));

@@ -37,7 +37,8 @@ public final class Session {
     private String user;
     private int capabilities;
     private int mariaDbCapabilities;
-    private String loginCharset;
+    /** What SET NAMES takes to give a connection the collation of the client's handshake. */
+    private String loginNames;
     /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
     private String names;
     private String charset;
@@ -95,7 +96,7 @@ public final class Session {
         this.user = user;
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
-        this.loginCharset = Charsets.ofCollation(collationId);
+        this.loginNames = Charsets.namesOfCollation(collationId);
         database(database);
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
         foundRows = 0; // COM_RESET_CONNECTION keeps it, as the server does
@@ -104,7 +105,7 @@ public final class Session {
 
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
-        names(loginCharset);
+        names(loginNames);
         variables.clear();
         statements.clear(); // like the server: a reset closes the session's prepared statements
         lastPrepared = -1;
@@ -224,6 +225,19 @@ public final class Session {
         this.names = names;
         this.charset = Charsets.ofNames(names);
         variables.keySet().removeAll(io.strata.backend.connection.StateSync.SET_BY_NAMES);
+    }
+
+    /**
+     * The collation id the server gives the definitions of text columns it makes (like {@code DATABASE()}'s):
+     * character_set_results's, which {@code SET NAMES x COLLATE y} gives y; when that variable is NULL, the system
+     * character set's (utf8mb3), in which the server then leaves metadata.
+     */
+    public int resultsCollation() {
+        if (!variables.containsKey("character_set_results")) {
+            return Charsets.collationOfNames(names);
+        }
+        String results = variables.get("character_set_results");
+        return Charsets.defaultCollation(results == null ? "utf8mb3" : results);
     }
 
     public String database() {
