@@ -298,6 +298,42 @@ class PreparedStatementIT {
         }
     }
 
+    /**
+     * A prepare is answered as the server answers it in the session's present state, also when the backend connection
+     * already holds the same SQL from before: under ANSI_QUOTES "q" is an unknown column, and with the session's
+     * transactions read-only, or in a READ ONLY transaction, an INSERT cannot be prepared.
+     */
+    @Test
+    void aPrepareIsAnsweredInTheSessionsSqlModeAndReadOnlyState() throws IOException {
+        String quoted = "PREPARE SELECT \"q\" FROM DUAL";
+        String insert = "PREPARE INSERT INTO ps_rows (id, v) VALUES (?, 'x')";
+        List<String> steps = List.of(quoted, "SET sql_mode = 'ANSI_QUOTES'", quoted, "SET sql_mode = DEFAULT", quoted,
+                insert, "SET SESSION TRANSACTION READ ONLY", insert, "SET SESSION TRANSACTION READ WRITE", insert,
+                "START TRANSACTION READ ONLY", insert, "ROLLBACK", insert);
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
+             RawClient proxied = RawClient.connect(strata.port(), "root", "root", "it")) {
+            for (String step : steps) {
+                if (step.startsWith("PREPARE ")) {
+                    String sql = step.substring("PREPARE ".length());
+                    assertSamePackets(withoutId(prepare(direct, sql)), withoutId(prepare(proxied, sql)), step);
+                } else {
+                    assertSamePackets(direct.query(step), proxied.query(step), step);
+                }
+            }
+        }
+    }
+
+    /** A prepare's response with its statement id zeroed: each side numbers its own. */
+    private static List<byte[]> withoutId(List<byte[]> response) {
+        if (RawClient.error(response) == null) {
+            byte[] ok = response.get(0).clone();
+            java.util.Arrays.fill(ok, 5, 9, (byte) 0);
+            response = new ArrayList<>(response);
+            response.set(0, ok);
+        }
+        return response;
+    }
+
     private static String latin1Cell(List<byte[]> response) {
         byte[] row = RawClient.payload(response.get(response.size() - 2));
         return new String(row, 3, row[2] & 0xFF, StandardCharsets.ISO_8859_1);

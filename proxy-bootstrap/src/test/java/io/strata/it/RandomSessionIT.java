@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -66,8 +67,12 @@ class RandomSessionIT {
         Random others = new Random(-seed);
         List<String> steps = new ArrayList<>();
         int otherRan = 0;
-        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
-             RawClient proxied = client(); RawClient other = client()) {
+        // the handshake collations, drawn from the seed without touching the statements' draws
+        int collation = HANDSHAKES[(int) (seed % HANDSHAKES.length)];
+        int otherCollation = HANDSHAKES[(int) (seed / HANDSHAKES.length % HANDSHAKES.length)];
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA,
+                RawClient.CAPABILITIES, collation);
+             RawClient proxied = client(collation); RawClient other = client(otherCollation)) {
             // MariaDB hands a new connection the FOUND_ROWS() its thread's previous one left: start both at 0
             direct.query("SELECT 1 FROM DUAL WHERE 0");
             proxied.query("SELECT 1 FROM DUAL WHERE 0");
@@ -97,9 +102,15 @@ class RandomSessionIT {
         return 1;
     }
 
-    private RawClient client() throws IOException {
-        return RawClient.connect(strata.port(), "root", "root", "it");
+    private RawClient client(int collation) throws IOException {
+        return RawClient.connect(strata.port(), "root", "root", "it", RawClient.CAPABILITIES, collation);
     }
+
+    /**
+     * Collations a session's handshake asks for: utf8mb4_general_ci, utf8mb4_unicode_ci, latin1_swedish_ci,
+     * utf8mb4_bin, utf8mb3_bin, cp1251_general_ci.
+     */
+    private static final int[] HANDSHAKES = {45, 224, 8, 46, 83, 51};
 
     /** What the other session does between two steps: change its own state, leave warnings, insert. */
     private static final String[] OTHERS = {"SET sql_mode = 'NO_ENGINE_SUBSTITUTION'", "SET time_zone = '-03:00'",
@@ -131,7 +142,11 @@ class RandomSessionIT {
         /** "param statement": the prepare's response, the execute's with that INT parameter; then the close. */
         private static String prepared(RawClient client, String sql) throws IOException {
             int space = sql.indexOf(' ');
-            List<byte[]> prepare = PreparedStatementIT.prepare(client, sql.substring(space + 1));
+            String text = sql.substring(space + 1);
+            // Latin-1 letters go as their bytes ('é' as E9, invalid UTF-8), as a latin1 client sends them
+            byte[] bytes = text.chars().allMatch(c -> c < 256) ? text.getBytes(StandardCharsets.ISO_8859_1)
+                    : text.getBytes(StandardCharsets.UTF_8);
+            List<byte[]> prepare = client.command(CommandType.COM_STMT_PREPARE.code(), bytes, ResponseKind.PREPARE);
             if (RawClient.error(prepare) != null) {
                 return render(prepare);
             }
@@ -150,7 +165,7 @@ class RandomSessionIT {
     private static final String PROBE = "SELECT CONCAT_WS('|', @@autocommit, @@in_transaction, @@sql_mode,"
             + " @@time_zone, @@transaction_isolation, @@transaction_read_only, @@sql_select_limit,"
             + " @@max_statement_time,"
-            + " @@lc_time_names, @@div_precision_increment, 1/3, 'ł', @@character_set_client,"
+            + " @@lc_time_names, @@div_precision_increment, 1/3, 'ł', 'a' = 'A', @@character_set_client,"
             + " @@character_set_connection, IFNULL(@@character_set_results, 'NULL'), @@collation_connection) AS probe";
 
     private static final List<Step> STATEMENTS = steps();
@@ -204,7 +219,7 @@ class RandomSessionIT {
         add(steps, 3, Kind.PREPARED, r -> r.nextInt(20) + " " + pick(r, "SELECT id, v, s FROM {t} WHERE v >= ?",
                 "INSERT INTO {t} (v, s) VALUES (?, 'p')", "SELECT LAST_INSERT_ID() + ?", "SELECT @@time_zone, ?",
                 "UPDATE {t} SET s = 'q' WHERE v = ?", "SELECT CAST('x' AS INT) + ?", "SELECT * FROM no_such_table",
-                "SELECT 'ł', ?, @@collation_connection", "SET @u = ?"));
+                "SELECT 'ł', ?, @@collation_connection", "SET @u = ?", "SELECT 'é', ?", "SELECT 'è', ?"));
         return steps;
     }
 

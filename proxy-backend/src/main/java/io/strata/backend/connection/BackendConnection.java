@@ -132,13 +132,13 @@ public final class BackendConnection {
     }
 
     /**
-     * The statement prepared on this connection for exactly this SQL in its present character set, or null (one
-     * prepared in another set is replaced when the SQL is prepared again).
+     * The statement prepared on this connection for exactly this SQL in its present character set and sql_mode, or
+     * null (one prepared in another is replaced when the SQL is prepared again).
      */
     public BackendStatement statement(String sql) {
         synchronized (this) {
             BackendStatement statement = statements.get(sql);
-            if (statement == null || !inThisCharset(statement)) {
+            if (statement == null || !inThisState(statement)) {
                 return null;
             }
             statement.lastUse = ++statementUses;
@@ -146,11 +146,12 @@ public final class BackendConnection {
         }
     }
 
-    /** Whether the statement was prepared in the character set this connection has now. */
-    private boolean inThisCharset(BackendStatement statement) {
+    /** Whether the statement was prepared in the character set and sql_mode this connection has now. */
+    private boolean inThisState(BackendStatement statement) {
         return java.util.Objects.equals(statement.names, names)
                 && java.util.Objects.equals(statement.results, setByNames("character_set_results"))
-                && java.util.Objects.equals(statement.collation, setByNames("collation_connection"));
+                && java.util.Objects.equals(statement.collation, setByNames("collation_connection"))
+                && java.util.Objects.equals(statement.sqlMode, variables.get("sql_mode"));
     }
 
     /** A variable of {@link StateSync#SET_BY_NAMES}: its value here, which may be NULL, or {@link #AS_NAMES_GAVE}. */
@@ -168,7 +169,7 @@ public final class BackendConnection {
             return false;
         }
         synchronized (this) {
-            if (statement.cachedOn != this || !inThisCharset(statement)) {
+            if (statement.cachedOn != this || !inThisState(statement)) {
                 return false;
             }
             statement.lastUse = ++statementUses;
@@ -189,9 +190,10 @@ public final class BackendConnection {
             statement.names = names;
             statement.results = setByNames("character_set_results");
             statement.collation = setByNames("collation_connection");
+            statement.sqlMode = variables.get("sql_mode");
             replaced = statements.put(sql, statement);
             if (replaced != null && replaced != statement) {
-                replaced.cachedOn = null; // prepared in another character set
+                replaced.cachedOn = null; // prepared in another character set or sql_mode
             } else {
                 replaced = null;
             }

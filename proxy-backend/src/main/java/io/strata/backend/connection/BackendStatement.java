@@ -25,6 +25,11 @@ public final class BackendStatement {
     String names;
     String results;
     String collation;
+    /**
+     * Its connection's sql_mode when it was prepared (null: the server's own), which the server parsed it in: under
+     * ANSI_QUOTES {@code "q"} is a column, not a string, and NO_BACKSLASH_ESCAPES reads literals otherwise.
+     */
+    String sqlMode;
 
     public BackendStatement(long id, int params, int columns, byte[] prepareResponse) {
         this.id = id;

@@ -107,6 +107,24 @@ class BackendConnectionTest {
         assertNull(connection.statement("SELECT 'ł'"), "its literal has another collation");
     }
 
+    /** The server parsed a statement in its connection's sql_mode: under ANSI_QUOTES "q" is a column. */
+    @Test
+    void aStatementPreparedInAnotherSqlModeIsNotUsed() {
+        BackendStatement plain = prepared(1);
+        connection.statement("SELECT \"q\"", plain);
+
+        connection.variables().put("sql_mode", "ANSI_QUOTES");
+        assertNull(connection.statement("SELECT \"q\""), "it was parsed with \"q\" a string");
+        assertFalse(connection.holds(plain));
+        BackendStatement ansi = prepared(2);
+        connection.statement("SELECT \"q\"", ansi);
+        assertSame(ansi, connection.statement("SELECT \"q\""));
+        assertClosedOnTheServer(1);
+
+        connection.variables().clear();
+        assertNull(connection.statement("SELECT \"q\""), "back in the server's own sql_mode");
+    }
+
     @Test
     void aRememberedStatementIsNotHeldOnceEvicted() {
         BackendStatement first = prepared(1);

@@ -20,6 +20,7 @@ import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.ServerStatus;
+import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,10 @@ final class RelayRunner implements StatementRunner {
     public void prepare(Command command, int clientId) {
         withConnection(command, null, error -> session.prepareFailed(), again -> prepare(again, clientId),
                 connection -> {
-                    BackendStatement cached = connection.statement(command.sql());
+                    // read-only, the server refuses to prepare a write: the cache, of any session, would not
+                    boolean refusable = session.readOnly() && (command.info() == null
+                            || command.info().kind() != SqlKind.SELECT);
+                    BackendStatement cached = refusable ? null : connection.statement(command.sql());
                     if (cached != null) {
                         command.payload().release();
                         ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));

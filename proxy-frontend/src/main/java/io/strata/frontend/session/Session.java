@@ -264,6 +264,16 @@ public final class Session {
         return statusFlags;
     }
 
+    /** Whether the server refuses writes now: in a READ ONLY transaction, or with the session's set read-only. */
+    public boolean readOnly() {
+        return (statusFlags & ServerStatus.IN_TRANS_READONLY) != 0 || on(variables.get("tx_read_only"))
+                || on(variables.get("transaction_read_only"));
+    }
+
+    private static boolean on(String value) {
+        return "1".equals(value) || "ON".equalsIgnoreCase(value);
+    }
+
     public void statusFlags(int statusFlags) {
         // MORE_RESULTS and per-statement flags belong to one response, not to the session.
         this.statusFlags = statusFlags & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT
