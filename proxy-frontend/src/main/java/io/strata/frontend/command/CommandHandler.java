@@ -278,10 +278,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * <p>
      * The statement is kept as the bytes the client sent, one char per byte (ISO-8859-1): that text keys backend
      * statement caches and is what another backend connection is sent when it prepares the statement again. Decoded
-     * as UTF-8, a latin1 client's 'é' and 'è' would both be U+FFFD: two statements under one key, and a third one
-     * prepared again. Only SQL with such bytes is decoded a second time, as UTF-8, for the rules to read. The text is
-     * interned: sessions preparing the same SQL hold the same String, which a cache lookup compares by identity
-     * instead of byte by byte.
+     * as UTF-8, a latin1 client's 'é' and 'è' would both be U+FFFD: two statements under one key, each prepared
+     * again as U+FFFD's bytes. Only SQL with such bytes is decoded a second time, as UTF-8, for the rules to read.
+     * The text is interned: sessions preparing the same SQL hold the same String, which a cache lookup compares by
+     * identity instead of byte by byte.
      */
     private void prepare(MySQLFrame frame, int next) {
         ByteBuf payload = frame.payload();
