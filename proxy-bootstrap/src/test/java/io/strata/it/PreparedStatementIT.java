@@ -285,14 +285,14 @@ class PreparedStatementIT {
             long grave = statementId(client.command(0x16,
                     "SELECT CONCAT('è', CONNECTION_ID() + ?)".getBytes(StandardCharsets.ISO_8859_1),
                     ResponseKind.PREPARE));
-            String first = latin1Cell(execute(client, acute, 0));
+            String first = binaryCell(execute(client, acute, 0), StandardCharsets.ISO_8859_1);
             assertEquals('é', first.charAt(0), first);
-            assertEquals('è', latin1Cell(execute(client, grave, 0)).charAt(0));
+            assertEquals('è', binaryCell(execute(client, grave, 0), StandardCharsets.ISO_8859_1).charAt(0));
             try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
                 st.execute("KILL " + first.substring(1));
             }
             Thread.sleep(300);
-            String again = latin1Cell(executeReusingTypes(client, acute, 0));
+            String again = binaryCell(executeReusingTypes(client, acute, 0), StandardCharsets.ISO_8859_1);
             assertTrue(!again.substring(1).equals(first.substring(1)), "prepared again on another connection");
             assertEquals('é', again.charAt(0), again);
         }
@@ -324,7 +324,7 @@ class PreparedStatementIT {
     }
 
     /** A prepare's response with its statement id zeroed: each side numbers its own. */
-    private static List<byte[]> withoutId(List<byte[]> response) {
+    static List<byte[]> withoutId(List<byte[]> response) {
         if (RawClient.error(response) == null) {
             byte[] ok = response.get(0).clone();
             java.util.Arrays.fill(ok, 5, 9, (byte) 0);
@@ -332,11 +332,6 @@ class PreparedStatementIT {
             response.set(0, ok);
         }
         return response;
-    }
-
-    private static String latin1Cell(List<byte[]> response) {
-        byte[] row = RawClient.payload(response.get(response.size() - 2));
-        return new String(row, 3, row[2] & 0xFF, StandardCharsets.ISO_8859_1);
     }
 
     @Test
@@ -496,6 +491,11 @@ class PreparedStatementIT {
      * bitmap, then the value as the column definition's type encodes it (a BIGINT or a length-encoded string here).
      */
     static String binaryCell(List<byte[]> response) {
+        return binaryCell(response, StandardCharsets.UTF_8);
+    }
+
+    /** The one cell of a binary result; a string's bytes read in {@code charset}. */
+    static String binaryCell(List<byte[]> response, java.nio.charset.Charset charset) {
         byte[] column = RawClient.payload(response.get(1));
         int type = column[column.length - 6] & 0xFF; // ... type(1) flags(2) decimals(1) filler(2)
         byte[] row = RawClient.payload(response.get(response.size() - 2));
@@ -509,7 +509,7 @@ class PreparedStatementIT {
             }
             return Long.toString(value);
         }
-        return new String(row, 3, row[2] & 0xFF, StandardCharsets.UTF_8);
+        return new String(row, 3, row[2] & 0xFF, charset);
     }
 
     static List<byte[]> prepare(RawClient client, String sql) throws IOException {

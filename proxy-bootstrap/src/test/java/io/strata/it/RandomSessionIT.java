@@ -154,10 +154,7 @@ class RandomSessionIT {
             int param = Integer.parseInt(sql.substring(0, space));
             String executed = render(PreparedStatementIT.execute(client, id, param));
             client.writePacket(0, new byte[] {0x19, (byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24)});
-            byte[] ok = prepare.get(0).clone();
-            java.util.Arrays.fill(ok, 5, 9, (byte) 0); // each side's own statement id
-            prepare.set(0, ok);
-            return render(prepare) + executed;
+            return render(PreparedStatementIT.withoutId(prepare)) + executed;
         }
     }
 

@@ -320,7 +320,13 @@ public final class StateSync {
     }
 
     public static ByteBuf command(ByteBufAllocator alloc, CommandType type, String argument) {
-        byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
+        return command(alloc, type, argument, StandardCharsets.UTF_8);
+    }
+
+    /** A command with its argument in {@code charset} (ISO-8859-1 gives back bytes kept one char per byte). */
+    public static ByteBuf command(ByteBufAllocator alloc, CommandType type, String argument,
+                                  java.nio.charset.Charset charset) {
+        byte[] bytes = argument.getBytes(charset);
         return alloc.buffer(1 + bytes.length).writeByte(type.code()).writeBytes(bytes);
     }
 }

@@ -3,6 +3,7 @@ package io.strata.frontend.command;
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendStatement;
+import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
@@ -71,9 +72,8 @@ final class BackendStatements {
         }
         CompletableFuture<BackendStatement> result = new CompletableFuture<>();
         PrepareCapture capture = new PrepareCapture(-1);
-        ByteBuf prepare = connection.channel().alloc().buffer(1 + statement.sql().length())
-                .writeByte(CommandType.COM_STMT_PREPARE.code())
-                .writeBytes(statement.sql().getBytes(StandardCharsets.ISO_8859_1)); // the client's bytes, see sql()
+        ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,
+                statement.sql(), StandardCharsets.ISO_8859_1); // the client's bytes: see PreparedStatement.sql()
         connection.execute(prepare, ResponseKind.PREPARE, new ResponseListener() {
             @Override
             public void onPacket(ByteBuf packet) {

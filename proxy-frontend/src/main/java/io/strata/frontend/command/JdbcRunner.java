@@ -131,7 +131,7 @@ final class JdbcRunner implements StatementRunner {
      */
     private static List<String> followed(SqlStatementInfo info) {
         List<String> tracked = info.trackedVariables();
-        if (!connectionsCharset(info) || info.charset().indexOf(' ') < 0 // no COLLATE
+        if (!connectionsCharset(info) || Charsets.collateOf(info.charset()) == null
                 || tracked.contains("collation_connection")) {
             return tracked;
         }
@@ -167,14 +167,13 @@ final class JdbcRunner implements StatementRunner {
      */
     private Map<String, String> wantedVariables() {
         Map<String, String> variables = session.variables();
-        String names = session.names();
-        int collate = names.indexOf(" COLLATE ");
-        if (collate < 0 || variables.containsKey("collation_connection")
+        String collate = Charsets.collateOf(session.names());
+        if (collate == null || variables.containsKey("collation_connection")
                 || !JdbcSessionVariables.CHARSET.equalsIgnoreCase(session.charset())) {
             return variables;
         }
         Map<String, String> wanted = new HashMap<>(variables); // not Map.copyOf: a value may be NULL
-        wanted.put("collation_connection", names.substring(collate + " COLLATE ".length()));
+        wanted.put("collation_connection", collate);
         return wanted;
     }
 

@@ -63,9 +63,11 @@ final class LocalQueries {
     private static Optional<LocalResultSet> function(Session session, String name, boolean mariaDb) {
         String column = name + "()";
         return switch (name.toUpperCase(Locale.ROOT)) {
-            case "DATABASE", "SCHEMA" -> Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column,
-                    mariaDb, session.resultsCollation(), Charsets.maxBytesPerChar(session.resultsCollation())),
-                    session.database()));
+            case "DATABASE", "SCHEMA" -> {
+                int collation = session.resultsCollation();
+                yield Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column, mariaDb,
+                        collation, Charsets.maxBytesPerChar(collation)), session.database()));
+            }
             case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
                             Long.toUnsignedString(session.lastInsertId())));

@@ -78,8 +78,7 @@ final class RelayRunner implements StatementRunner {
         withConnection(command, null, error -> session.prepareFailed(), again -> prepare(again, clientId),
                 connection -> {
                     // read-only, the server refuses to prepare a write: the cache, of any session, would not
-                    boolean refusable = session.readOnly() && (command.info() == null
-                            || command.info().kind() != SqlKind.SELECT);
+                    boolean refusable = session.readOnly() && command.info().kind() != SqlKind.SELECT;
                     BackendStatement cached = refusable ? null : connection.statement(command.sql());
                     if (cached != null) {
                         command.payload().release();

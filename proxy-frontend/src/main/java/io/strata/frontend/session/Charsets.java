@@ -32,6 +32,8 @@ public final class Charsets {
     private static final Collation[] BY_ID = new Collation[256];
     private static final Map<String, Collation> BY_NAME = new HashMap<>();
     private static final Map<String, Collation> DEFAULT_OF_CHARSET = new HashMap<>();
+    /** The Java charset of each MySQL character set, resolved once: the JDBC executor asks on every statement. */
+    private static final Map<String, Charset> JAVA = new HashMap<>();
 
     /** MySQL's character sets that Java encodes under another name (the rest, like gbk or big5, share theirs). */
     private static final Map<String, String> JAVA_NAMES = Map.ofEntries(
@@ -65,6 +67,12 @@ public final class Charsets {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        DEFAULT_OF_CHARSET.keySet().forEach(charset -> {
+            String name = JAVA_NAMES.getOrDefault(charset, charset);
+            if (Charset.isSupported(name)) {
+                JAVA.put(charset, Charset.forName(name));
+            }
+        });
     }
 
     private Charsets() {
@@ -72,12 +80,7 @@ public final class Charsets {
 
     /** The Java charset that encodes a MySQL character set (UTF-8 for the few Java lacks). */
     public static Charset java(String mysqlCharset) {
-        String name = JAVA_NAMES.getOrDefault(canonical(mysqlCharset), canonical(mysqlCharset));
-        try {
-            return Charset.forName(name);
-        } catch (IllegalArgumentException unknownToJava) {
-            return StandardCharsets.UTF_8;
-        }
+        return JAVA.getOrDefault(canonical(mysqlCharset), StandardCharsets.UTF_8);
     }
 
     /** The default collation id of a MySQL character set, as column definitions carry it. */
@@ -108,14 +111,15 @@ public final class Charsets {
      * else the character set's default.
      */
     public static int collationOfNames(String names) {
-        int collate = names.toUpperCase(Locale.ROOT).indexOf(" COLLATE ");
-        if (collate >= 0) {
-            Collation c = BY_NAME.get(names.substring(collate + 9).trim().toLowerCase(Locale.ROOT));
-            if (c != null) {
-                return c.id();
-            }
-        }
-        return defaultCollation(ofNames(names));
+        String collate = collateOf(names);
+        Collation c = collate == null ? null : BY_NAME.get(collate.toLowerCase(Locale.ROOT));
+        return c != null ? c.id() : defaultCollation(ofNames(names));
+    }
+
+    /** The collation {@code y} of what SET NAMES takes, {@code x COLLATE y}; null for a bare {@code x}. */
+    public static String collateOf(String names) {
+        int space = names.indexOf(' ');
+        return space < 0 ? null : names.substring(names.indexOf(' ', space + 1) + 1).trim();
     }
 
     /** The character set a client's handshake collation id asks for. */
