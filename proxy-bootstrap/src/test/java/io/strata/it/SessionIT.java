@@ -245,6 +245,57 @@ class SessionIT {
         }
     }
 
+    /**
+     * A sequence's last value (LASTVAL, PREVIOUS VALUE FOR) lives on the server connection that ran its NEXTVAL: each
+     * session reads its own, and a session that took none reads NULL, also on a connection another one left.
+     */
+    @Test
+    void aSequencesLastValueIsTheSessionsOwn() throws Exception {
+        Backend.execute("CREATE OR REPLACE SEQUENCE counter");
+        start(2, 5000);
+        try (RawClient a = client(); RawClient b = client()) {
+            String first = text(a.query("SELECT NEXTVAL(counter)"));
+            String second = text(b.query("SELECT NEXT VALUE FOR counter"));
+            assertNotEquals(first, second);
+            assertEquals(first, text(a.query("SELECT LASTVAL(counter)")));
+            assertEquals(second, text(b.query("SELECT PREVIOUS VALUE FOR counter")));
+            b.query("DO SETVAL(counter, 100)");
+            assertEquals(second, text(b.query("SELECT LASTVAL(counter)")), "SETVAL leaves it, as on the server");
+        }
+        try (RawClient c = client(); RawClient d = client()) {
+            assertEquals(null, text(c.query("SELECT LASTVAL(counter)")));
+            assertEquals(null, text(d.query("SELECT PREVIOUS VALUE FOR counter")));
+        }
+    }
+
+    /** The same with server-side prepared statements, through both drivers. */
+    @ParameterizedTest
+    @EnumSource(StrataFixture.Driver.class)
+    void aSequencesLastValueIsTheSessionsOwnInPreparedStatements(StrataFixture.Driver driver) throws Exception {
+        Backend.execute("CREATE OR REPLACE SEQUENCE counter");
+        start(2, 5000);
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", "true");
+        try (Connection a = strata.connect(driver, "it", "root", "root", props);
+             Connection b = strata.connect(driver, "it", "root", "root", props);
+             java.sql.PreparedStatement next = a.prepareStatement("SELECT NEXTVAL(counter) + ?");
+             java.sql.PreparedStatement last = a.prepareStatement("SELECT LASTVAL(counter) + ?");
+             Statement other = b.createStatement()) {
+            next.setInt(1, 0);
+            long first;
+            try (ResultSet rows = next.executeQuery()) {
+                rows.next();
+                first = rows.getLong(1);
+            }
+            assertNotEquals(first, JdbcIT.queryLong(other, "SELECT NEXTVAL(counter)"));
+            last.setInt(1, 0);
+            try (ResultSet rows = last.executeQuery()) {
+                rows.next();
+                assertEquals(first, rows.getLong(1));
+            }
+        }
+    }
+
     /** MariaDB's SET STATEMENT ... FOR sets variables for one statement only: the session stays free. */
     @Test
     void setStatementForOneStatementDoesNotPin() throws Exception {

@@ -20,8 +20,15 @@ public final class SqlClassifier {
 
     public static final int MAX_TOKENS = 32;
 
-    /** Functions whose result depends on what ran before on the same server connection, or which take a lock. */
-    private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT");
+    /**
+     * Functions whose result depends on what ran before on the same server connection, or which take a lock. A
+     * sequence's last value (LASTVAL) is its NEXTVAL's on that connection: both pin, so a shared connection never
+     * holds one.
+     */
+    private static final Words PINNING_FUNCTIONS = new Words("GET_LOCK", "FOUND_ROWS", "ROW_COUNT", "NEXTVAL",
+            "LASTVAL");
+    /** The first words of NEXT VALUE FOR s and PREVIOUS VALUE FOR s, NEXTVAL(s) and LASTVAL(s) by other names. */
+    private static final Words SEQUENCE_VALUE = new Words("NEXT", "PREVIOUS");
     private static final Words PINNING_WORDS = new Words("SQL_CALC_FOUND_ROWS");
     private static final Words LAST_INSERT_ID = new Words("LAST_INSERT_ID");
     private static final Words LAST_INSERT_ID_VARIABLES = new Words("@@IDENTITY", "@@LAST_INSERT_ID",
@@ -207,9 +214,7 @@ public final class SqlClassifier {
             if (!call && (token.equalsIgnoreCase("INSERT") || token.equalsIgnoreCase("REPLACE"))) {
                 return false;
             }
-            if (token.equalsIgnoreCase("VALUE") && i + 1 < tokens.size() && tokens.get(i + 1).equalsIgnoreCase("FOR")
-                    && i > 0 && (tokens.get(i - 1).equalsIgnoreCase("NEXT")
-                    || tokens.get(i - 1).equalsIgnoreCase("PREVIOUS"))) {
+            if (sequenceValueAt(tokens, i)) {
                 return false;
             }
         }
@@ -290,11 +295,18 @@ public final class SqlClassifier {
             return true;
         }
         for (int i = 0; i < tokens.size(); i++) {
-            if (scanPinning(tokens.get(i), i + 1 < tokens.size() ? tokens.get(i + 1) : "")) {
+            if (scanPinning(tokens.get(i), i + 1 < tokens.size() ? tokens.get(i + 1) : "")
+                    || sequenceValueAt(tokens, i)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether tokens {@code i} on are NEXT VALUE FOR or PREVIOUS VALUE FOR (a sequence's next or last value). */
+    private static boolean sequenceValueAt(List<String> tokens, int i) {
+        return i + 2 < tokens.size() && SEQUENCE_VALUE.has(tokens.get(i))
+                && tokens.get(i + 1).equalsIgnoreCase("VALUE") && tokens.get(i + 2).equalsIgnoreCase("FOR");
     }
 
     /**
@@ -654,7 +666,7 @@ public final class SqlClassifier {
          */
         private static boolean pinningWord(String sql, int start, int length) {
             return PINNING_WORDS.hasAt(sql, start, length) || PINNING_FUNCTIONS.hasAt(sql, start, length)
-                    || LAST_INSERT_ID.hasAt(sql, start, length);
+                    || LAST_INSERT_ID.hasAt(sql, start, length) || SEQUENCE_VALUE.hasAt(sql, start, length);
         }
     }
 

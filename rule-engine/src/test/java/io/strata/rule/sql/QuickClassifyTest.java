@@ -72,7 +72,8 @@ class QuickClassifyTest {
         "SELECT FOUND_ROWS()", "SELECT ROW_COUNT()", "SELECT LAST_INSERT_ID()",
         "INSERT INTO c VALUES (LAST_INSERT_ID(), 1)", "SELECT naïve FROM t", "SET a = 1",
         "USE db", "SHOW TABLES", "WITH x AS (SELECT 1) SELECT * FROM x", "(SELECT 1)", "ROLLBACK TO s", "",
-        "   ", "SELECT1", "START TRANSACTION", "SELECT \\N",
+        "   ", "SELECT1", "START TRANSACTION", "SELECT \\N", "SELECT NEXTVAL(s)", "SELECT lastval(s)",
+        "INSERT INTO t VALUES (NEXT VALUE FOR s)", "SELECT PREVIOUS VALUE FOR s",
     })
     void theRestIsLeftToTheLexer(String sql) {
         assertNull(SqlClassifier.Quick.classify(sql), sql);
@@ -102,7 +103,8 @@ class QuickClassifyTest {
     void randomStatementsGetTheLexersAnswers() {
         String[] parts = {"SELECT", "select", "INSERT", "BEGIN", "COMMIT", "UPDATE", " ", "\t", "\n", "a", "id", "1",
             "'", "\"", "`", "\\", "''", "-", "--", "/", "*", "*/", "/*", "#", ";", "@", "@@", "(", ")", ",", ".", "=",
-            "GET_LOCK", "found_rows", "ROW_COUNT", "SQL_CALC_FOUND_ROWS", "FROM", "é", "$", "_", "?"};
+            "GET_LOCK", "found_rows", "ROW_COUNT", "SQL_CALC_FOUND_ROWS", "FROM", "é", "$", "_", "?", "NEXTVAL",
+            "next value for ", "PREVIOUS VALUE FOR "};
         Random random = new Random(42);
         int judged = 0;
         for (int i = 0; i < 20_000; i++) {
