@@ -334,6 +334,34 @@ class PreparedStatementIT {
         return response;
     }
 
+    /**
+     * A statement runs in the database it was prepared in, as on MariaDB: after USE of another logical database (a
+     * data source on another schema), its executes still read the first one's table, while a statement prepared
+     * after the USE reads the second's.
+     */
+    @Test
+    void aPreparedStatementRunsInTheDatabaseItWasPreparedIn() throws Exception {
+        String second = Backend.SCHEMA + "_second";
+        Backend.server().createDatabase(second, "strata", "strata");
+        Backend.execute("CREATE OR REPLACE TABLE place (name VARCHAR(8))", "INSERT INTO place VALUES ('first')");
+        Backend.server().execute(second, "checker", "checker", "CREATE OR REPLACE TABLE place (name VARCHAR(8))",
+                "INSERT INTO place VALUES ('second')");
+        String sql = "SELECT name FROM place WHERE ? > 0";
+        try (StrataFixture two = StrataFixture.withSecondDatabase("it_second", second);
+             RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
+             RawClient proxied = RawClient.connect(two.port(), "root", "root", "it")) {
+            long directId = statementId(prepare(direct, sql));
+            long proxiedId = statementId(prepare(proxied, sql));
+            direct.query("USE " + second);
+            proxied.query("USE it_second");
+            List<byte[]> expected = execute(direct, directId, 1);
+            assertEquals("first", binaryCell(expected));
+            assertSamePackets(expected, execute(proxied, proxiedId, 1), "after USE");
+            assertSamePackets(execute(direct, statementId(prepare(direct, sql)), 1),
+                    execute(proxied, statementId(prepare(proxied, sql)), 1), "prepared after USE");
+        }
+    }
+
     @Test
     void aKilledPinnedConnectionIsReportedNotHidden() throws Exception {
         try (RawClient client = RawClient.connect(strata.port(), "root", "root", "it")) {

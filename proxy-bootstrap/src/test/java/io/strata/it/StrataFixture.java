@@ -54,6 +54,19 @@ final class StrataFixture implements AutoCloseable {
                 .start());
     }
 
+    /**
+     * The default setup with a second logical database, {@code name}, on the backend schema {@code schema} of the
+     * same server (a data source of its own).
+     */
+    static StrataFixture withSecondDatabase(String name, String schema) {
+        StrataConfig config = config(ServerConfig.NATIVE_PASSWORD, Backend.server(), Map.of(), "strata");
+        DataSourceConfig ds = DataSourceConfig.of("ds_1", Backend.server().jdbcUrl(schema), "strata", "strata",
+                Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(config.databases());
+        databases.put(name, new DatabaseConfig(name, Map.of("ds_1", ds), List.of()));
+        return new StrataFixture(Strata.builder().config(new StrataConfig(config.server(), databases)).start());
+    }
+
     static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
                                String backendUser) {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(

@@ -235,13 +235,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
     private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
-        StatementRunner.Command command = routed(frame, next, kind, sql, info);
+        StatementRunner.Command command = routed(frame, next, kind, sql, info, currentDatabase());
         (kind == ResponseKind.QUERY ? runner : relayRunner).run(command);
     }
 
     private StatementRunner.Command routed(MySQLFrame frame, int next, ResponseKind kind, String sql,
-                                           SqlStatementInfo info) {
-        String database = currentDatabase();
+                                           SqlStatementInfo info, String database) {
         boolean keepsState = kind == null || kind == ResponseKind.QUERY && frame.payload().getUnsignedByte(
                 frame.payload().readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
                 && ComStmtExecute.opensCursor(frame.payload());
@@ -291,7 +290,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
         SqlStatementInfo info = SqlClassifier.classify(ascii ? text
                 : payload.toString(start, length, StandardCharsets.UTF_8));
-        runner.prepare(routed(frame, next, ResponseKind.PREPARE, text, info), session.nextStatementId());
+        runner.prepare(routed(frame, next, ResponseKind.PREPARE, text, info, currentDatabase()),
+                session.nextStatementId());
     }
 
     /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */
@@ -311,7 +311,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             ok(next);
             return;
         }
-        runner.runStatement(routed(frame, next, kind, statement.sql(), statement.info()), statement);
+        // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
+        runner.runStatement(routed(frame, next, kind, statement.sql(), statement.info(), statement.database()),
+                statement);
     }
 
     private void closeStatement(ByteBuf payload) {

@@ -452,8 +452,8 @@ final class JdbcRunner implements StatementRunner {
                 return;
             }
             statements.put(clientId, new JdbcStatement(sql));
-            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), shape.params().size(),
-                    shape.columns().size()));
+            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), command.database(),
+                    shape.params().size(), shape.columns().size()));
             out.prepared(clientId, shape);
         });
     }

@@ -84,7 +84,7 @@ final class RelayRunner implements StatementRunner {
                         command.payload().release();
                         ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));
                         session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                cached.params(), cached.columns()));
+                                command.database(), cached.params(), cached.columns()));
                         keepOrRelease(connection);
                         ctx.channel().flush();
                         completion.done();
@@ -100,7 +100,7 @@ final class RelayRunner implements StatementRunner {
                                 BackendStatement statement = capture.statement();
                                 connection.statement(command.sql(), statement);
                                 session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                        statement.params(), statement.columns()));
+                                        command.database(), statement.params(), statement.columns()));
                             }, null);
                 });
     }

@@ -13,6 +13,7 @@ public final class PreparedStatement {
     private final int id;
     private final String sql;
     private final SqlStatementInfo info;
+    private final String database;
     private final int params;
     private final int columns;
     private byte[] types;
@@ -24,10 +25,11 @@ public final class PreparedStatement {
     private BackendConnection lastConnection;
     private BackendStatement lastBackend;
 
-    public PreparedStatement(int id, String sql, SqlStatementInfo info, int params, int columns) {
+    public PreparedStatement(int id, String sql, SqlStatementInfo info, String database, int params, int columns) {
         this.id = id;
         this.sql = sql;
         this.info = info;
+        this.database = database;
         this.params = params;
         this.columns = columns;
     }
@@ -47,6 +49,11 @@ public final class PreparedStatement {
 
     public SqlStatementInfo info() {
         return info;
+    }
+
+    /** The logical database it was prepared in: it runs there whatever the session USEs later, as on the server. */
+    public String database() {
+        return database;
     }
 
     public int params() {
