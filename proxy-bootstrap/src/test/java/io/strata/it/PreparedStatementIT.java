@@ -32,6 +32,7 @@ import java.util.Properties;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -319,6 +320,44 @@ class PreparedStatementIT {
                 } else {
                     assertSamePackets(direct.query(step), proxied.query(step), step);
                 }
+            }
+        }
+    }
+
+    /**
+     * A statement keeps the parse of its prepare, as on the server, while its executes run in the session's present
+     * state. Prepared by a latin1 session with the default sql_mode, {@code "q"} stays a string and 'é' the latin1
+     * character after the session sets ANSI_QUOTES and utf8mb4, and the result comes in utf8mb4: on the backend
+     * connection that prepared it, and on another one that prepares it again (the first one killed).
+     */
+    @Test
+    void aStatementKeepsTheParseOfItsPrepare() throws Exception {
+        byte[] sql = "SELECT CONCAT(\"q\", 'é', ' ', CONNECTION_ID() + ?)".getBytes(StandardCharsets.ISO_8859_1);
+        try (RawClient direct = RawClient.connect(Backend.server().port(), "checker", "checker", Backend.SCHEMA);
+             RawClient proxied = RawClient.connect(strata.port(), "root", "root", "it")) {
+            List<RawClient> both = List.of(direct, proxied);
+            List<Long> ids = new ArrayList<>();
+            for (RawClient client : both) {
+                client.query("SET NAMES latin1");
+                ids.add(statementId(client.command(0x16, sql, ResponseKind.PREPARE)));
+                assertEquals("qé", binaryCell(execute(client, ids.getLast(), 0), StandardCharsets.ISO_8859_1)
+                        .split(" ")[0]);
+                client.query("SET sql_mode = 'ANSI_QUOTES'");
+                client.query("SET NAMES utf8mb4");
+            }
+            String backend = "";
+            for (String step : List.of("in the new state", "prepared again")) {
+                for (int i = 0; i < 2; i++) {
+                    List<byte[]> response = execute(both.get(i), ids.get(i), 0);
+                    assertNull(RawClient.error(response), step + ": " + RawClient.error(response));
+                    String cell = binaryCell(response, StandardCharsets.UTF_8);
+                    assertEquals("qé", cell.split(" ")[0], step + (i == 0 ? ", on MariaDB" : ", through Strata"));
+                    backend = cell.split(" ")[1];
+                }
+                try (Connection killer = Backend.direct(); Statement st = killer.createStatement()) {
+                    st.execute("KILL " + backend);
+                }
+                Thread.sleep(300);
             }
         }
     }

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Random sessions, each run straight on MariaDB and through Strata, answer alike: every response, packet for packet.
  * Through Strata the pool has one connection, and another session changes its own state there whenever the first
  * lets it go. The statements mix session variables, character sets, transactions, savepoints, inserts, warnings,
- * errors, temporary tables, user variables, locks and multi-statements; each side writes to its own table. The seeds
+ * errors, temporary tables, user variables, locks, multi-statements and prepared statements, some kept across the
+ * session's changes; each side writes to its own table. The seeds
  * are fixed, so a failure repeats; {@code -Dstrata.it.seeds=1-200} runs more of them.
  */
 class RandomSessionIT {
@@ -43,6 +44,7 @@ class RandomSessionIT {
 
     @AfterEach
     void stop() {
+        KEPT.clear();
         if (strata != null) {
             strata.close();
         }
@@ -120,8 +122,14 @@ class RandomSessionIT {
         "SET SESSION TRANSACTION READ WRITE", "INSERT INTO fz_o (v) VALUES (NULL)",
         "SET div_precision_increment = 1", "SELEC 1", "SELECT 1 FROM fz_o"};
 
-    /** A statement in the text protocol, COM_RESET_CONNECTION, or a statement prepared, executed once and closed. */
-    private enum Kind { QUERY, RESET, PREPARED }
+    /**
+     * A statement in the text protocol, COM_RESET_CONNECTION, a statement prepared, executed once and closed, or one
+     * the session keeps: prepared at its first step and executed at each, whatever the session set since.
+     */
+    private enum Kind { QUERY, RESET, PREPARED, KEPT }
+
+    /** Each client's kept statements: their ids by SQL (COM_RESET_CONNECTION closes them). */
+    private static final Map<RawClient, Map<String, Long>> KEPT = new java.util.IdentityHashMap<>();
 
     /** How a step runs and what of its response is compared. */
     private record Step(Function<Random, String> sql, Kind kind) {
@@ -133,20 +141,49 @@ class RandomSessionIT {
         String run(RawClient client, String sql) throws IOException {
             return switch (kind) {
                 case QUERY -> render(client.query(sql));
-                case RESET -> render(client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0],
-                        ResponseKind.STATUS));
+                case RESET -> {
+                    KEPT.remove(client);
+                    yield render(client.command(CommandType.COM_RESET_CONNECTION.code(), new byte[0],
+                            ResponseKind.STATUS));
+                }
                 case PREPARED -> prepared(client, sql);
+                case KEPT -> kept(client, sql);
             };
+        }
+
+        /** "param statement": prepared the first time (the prepare's response), then executed with that parameter. */
+        private static String kept(RawClient client, String sql) throws IOException {
+            int space = sql.indexOf(' ');
+            String text = sql.substring(space + 1);
+            Map<String, Long> ids = KEPT.computeIfAbsent(client, c -> new java.util.HashMap<>());
+            Long id = ids.get(text);
+            String prepared = "";
+            if (id == null) {
+                List<byte[]> prepare = client.command(CommandType.COM_STMT_PREPARE.code(), bytes(text),
+                        ResponseKind.PREPARE);
+                if (RawClient.error(prepare) != null) {
+                    return render(prepare);
+                }
+                id = PreparedStatementIT.statementId(prepare);
+                ids.put(text, id);
+                prepared = render(PreparedStatementIT.withoutId(prepare));
+            }
+            int param = Integer.parseInt(sql.substring(0, space));
+            return prepared + render(PreparedStatementIT.execute(client, id, param));
+        }
+
+        /** Latin-1 letters go as their bytes ('é' as E9, invalid UTF-8), as a latin1 client sends them. */
+        private static byte[] bytes(String text) {
+            return text.chars().allMatch(c -> c < 256) ? text.getBytes(StandardCharsets.ISO_8859_1)
+                    : text.getBytes(StandardCharsets.UTF_8);
         }
 
         /** "param statement": the prepare's response, the execute's with that INT parameter; then the close. */
         private static String prepared(RawClient client, String sql) throws IOException {
             int space = sql.indexOf(' ');
             String text = sql.substring(space + 1);
-            // Latin-1 letters go as their bytes ('é' as E9, invalid UTF-8), as a latin1 client sends them
-            byte[] bytes = text.chars().allMatch(c -> c < 256) ? text.getBytes(StandardCharsets.ISO_8859_1)
-                    : text.getBytes(StandardCharsets.UTF_8);
-            List<byte[]> prepare = client.command(CommandType.COM_STMT_PREPARE.code(), bytes, ResponseKind.PREPARE);
+            List<byte[]> prepare = client.command(CommandType.COM_STMT_PREPARE.code(), bytes(text),
+                    ResponseKind.PREPARE);
             if (RawClient.error(prepare) != null) {
                 return render(prepare);
             }
@@ -164,6 +201,9 @@ class RandomSessionIT {
             + " @@max_statement_time,"
             + " @@lc_time_names, @@div_precision_increment, 1/3, 'ł', 'a' = 'A', @@character_set_client,"
             + " @@character_set_connection, IFNULL(@@character_set_results, 'NULL'), @@collation_connection) AS probe";
+
+    private static final String[] KEPT_SQL = {"SELECT CONCAT(\"q\", 'é', ?)", "SELECT 'a' = 'A', ?",
+        "SELECT 'ł', ?, @@collation_connection", "SELECT id, v, s FROM {t} WHERE v >= ?", "SELECT 'é', ?"};
 
     private static final List<Step> STATEMENTS = steps();
 
@@ -216,7 +256,11 @@ class RandomSessionIT {
         add(steps, 3, Kind.PREPARED, r -> r.nextInt(20) + " " + pick(r, "SELECT id, v, s FROM {t} WHERE v >= ?",
                 "INSERT INTO {t} (v, s) VALUES (?, 'p')", "SELECT LAST_INSERT_ID() + ?", "SELECT @@time_zone, ?",
                 "UPDATE {t} SET s = 'q' WHERE v = ?", "SELECT CAST('x' AS INT) + ?", "SELECT * FROM no_such_table",
-                "SELECT 'ł', ?, @@collation_connection", "SET @u = ?", "SELECT 'é', ?", "SELECT 'è', ?"));
+                "SELECT 'ł', ?, @@collation_connection", "SET @u = ?", "SELECT 'é', ?", "SELECT 'è', ?",
+                KEPT_SQL[r.nextInt(KEPT_SQL.length)]));
+        // kept across the session's SETs: parsed in the character set, collation and sql_mode of their prepare, also
+        // when a prepare of the same SQL in another state (above) took its place on the connection
+        add(steps, 3, Kind.KEPT, r -> r.nextInt(20) + " " + KEPT_SQL[r.nextInt(KEPT_SQL.length)]);
         return steps;
     }
 

@@ -30,8 +30,7 @@ import java.util.Map;
 public final class BackendConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(BackendConnection.class);
-    /** A variable SET NAMES set, as it left it (a value no server variable has). */
-    private static final String AS_NAMES_GAVE = new String("as SET NAMES gave it");
+    private static final String AS_NAMES_GAVE = ParseState.AS_NAMES_GAVE;
 
     /** Statements kept prepared per connection; 64 connections x 128 stay under MariaDB's default limit of 16382. */
     static final int MAX_STATEMENTS = 128;
@@ -133,7 +132,8 @@ public final class BackendConnection {
 
     /**
      * The statement prepared on this connection for exactly this SQL in its present character set and sql_mode, or
-     * null (one prepared in another is replaced when the SQL is prepared again).
+     * null (one prepared in another is replaced when the SQL is prepared again): what answers a prepare, whose
+     * response describes the columns in the present character_set_results too.
      */
     public BackendStatement statement(String sql) {
         synchronized (this) {
@@ -146,12 +146,30 @@ public final class BackendConnection {
         }
     }
 
+    /**
+     * The statement prepared on this connection for exactly this SQL in {@code parsedIn}, or null: what runs an
+     * execute of a statement a session prepared in that state, whatever state the connection has now.
+     */
+    public BackendStatement statement(String sql, ParseState parsedIn) {
+        synchronized (this) {
+            BackendStatement statement = statements.get(sql);
+            if (statement == null || !statement.parsedIn().same(parsedIn)) {
+                return null;
+            }
+            statement.lastUse = ++statementUses;
+            return statement;
+        }
+    }
+
+    /** The state a statement prepared here now is parsed in. */
+    public ParseState parseState() {
+        return new ParseState(names, setByNames("collation_connection"), variables.get("sql_mode"));
+    }
+
     /** Whether the statement was prepared in the character set and sql_mode this connection has now. */
     private boolean inThisState(BackendStatement statement) {
-        return java.util.Objects.equals(statement.names, names)
-                && java.util.Objects.equals(statement.results, setByNames("character_set_results"))
-                && java.util.Objects.equals(statement.collation, setByNames("collation_connection"))
-                && java.util.Objects.equals(statement.sqlMode, variables.get("sql_mode"));
+        return statement.parsedIn().is(names, setByNames("collation_connection"), variables.get("sql_mode"))
+                && java.util.Objects.equals(statement.results, setByNames("character_set_results"));
     }
 
     /** A variable of {@link StateSync#SET_BY_NAMES}: its value here, which may be NULL, or {@link #AS_NAMES_GAVE}. */
@@ -162,14 +180,15 @@ public final class BackendConnection {
     /**
      * Whether {@code statement} (what a lookup here returned before, remembered by the caller) is still in this
      * connection's cache; if so it is stamped as used, as a lookup would. Saves the lookup by SQL, whose table and
-     * entry are cold cache lines by the time a session's next execute comes.
+     * entry are cold cache lines by the time a session's next execute comes. Its parse state was the caller's then,
+     * and a cached statement's never changes.
      */
     public boolean holds(BackendStatement statement) {
         if (statement.cachedOn != this) {
             return false;
         }
         synchronized (this) {
-            if (statement.cachedOn != this || !inThisState(statement)) {
+            if (statement.cachedOn != this) {
                 return false;
             }
             statement.lastUse = ++statementUses;
@@ -187,10 +206,8 @@ public final class BackendConnection {
         synchronized (this) {
             statement.lastUse = ++statementUses;
             statement.cachedOn = this;
-            statement.names = names;
+            statement.parsedIn = parseState();
             statement.results = setByNames("character_set_results");
-            statement.collation = setByNames("collation_connection");
-            statement.sqlMode = variables.get("sql_mode");
             replaced = statements.put(sql, statement);
             if (replaced != null && replaced != statement) {
                 replaced.cachedOn = null; // prepared in another character set or sql_mode

@@ -17,19 +17,13 @@ public final class BackendStatement {
     long lastUse;
     /** The connection whose cache holds it; null once evicted, forgotten or reset there. */
     volatile BackendConnection cachedOn;
+    /** What its connection's state was when it was prepared, which the server parsed it in. */
+    ParseState parsedIn;
     /**
-     * Its connection's character set when it was prepared (SET NAMES, character_set_results, collation_connection):
-     * the server read its literals in that set and describes its columns in it, so a session of another set cannot
-     * use it (a literal 'ł' came back as '?' to a latin1 session).
+     * Its connection's character_set_results when it was prepared: the prepare response describes the columns in it,
+     * so it answers only a prepare of a session with the same (an execute describes them anew).
      */
-    String names;
     String results;
-    String collation;
-    /**
-     * Its connection's sql_mode when it was prepared (null: the server's own), which the server parsed it in: under
-     * ANSI_QUOTES {@code "q"} is a column, not a string, and NO_BACKSLASH_ESCAPES reads literals otherwise.
-     */
-    String sqlMode;
 
     public BackendStatement(long id, int params, int columns, byte[] prepareResponse) {
         this.id = id;
@@ -53,6 +47,11 @@ public final class BackendStatement {
     /** All packets of the prepare response, headers included, with the backend's statement id in the first. */
     public byte[] prepareResponse() {
         return prepareResponse;
+    }
+
+    /** Set when a connection caches it, which is before any session uses it. */
+    public ParseState parsedIn() {
+        return parsedIn;
     }
 
     public byte[] boundTypes() {

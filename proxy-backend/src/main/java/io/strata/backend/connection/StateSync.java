@@ -179,7 +179,7 @@ public final class StateSync {
     }
 
     /** A value as SQL: numbers bare, text quoted (the server reported them as text). */
-    static String literal(String value) {
+    public static String literal(String value) {
         if (value == null) {
             return "NULL";
         }

@@ -104,6 +104,30 @@ public final class PreparedExecutor {
         }
     }
 
+    /**
+     * Puts the statement in the driver's per-connection cache prepared in another sql_mode than the connection's:
+     * runs {@code setParsed}, prepares, then runs {@code setBack}. The server keeps a statement's parse, so a
+     * session's later SET sql_mode must not change it. Returns false when the server refused the statement, which the
+     * sink was told.
+     *
+     * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
+     */
+    public static boolean prepareIn(Connection connection, String sql, String setParsed, String setBack,
+                                    ResultSink sink) throws SQLException {
+        try (Statement set = connection.createStatement()) {
+            set.execute(setParsed);
+            try (PreparedStatement cached = serverPrepare(connection, sql)) {
+                cached.getMetaData(); // the driver defers a prepare it may send along with the execute
+                return true; // closing gives it back to the driver's cache
+            } catch (SQLException e) {
+                JdbcExecutor.statementError(e, sink);
+                return false;
+            } finally {
+                set.execute(setBack);
+            }
+        }
+    }
+
     /** The flags a column keeps in a temporary table (MariaDB's Field::make_new_field): no key flags. */
     private static final int CURSOR_FLAGS = ColumnType.FLAG_NOT_NULL | ColumnType.FLAG_BLOB | ColumnType.FLAG_UNSIGNED
             | ColumnType.FLAG_ZEROFILL | ColumnType.FLAG_BINARY | ColumnType.FLAG_ENUM | ColumnType.FLAG_SET

@@ -87,24 +87,30 @@ class BackendConnectionTest {
 
     /**
      * The server read a statement's literals in the character set its connection had, and describes its columns in
-     * it: a session of another set prepares it anew (a literal 'ł' came back as '?' to a latin1 session).
+     * it: a session of another set prepares it anew (a literal 'ł' came back as '?' to a latin1 session). A session
+     * that prepared it in the first set still executes it after the connection took another.
      */
     @Test
     void aStatementPreparedInAnotherCharacterSetIsNotUsed() {
         BackendStatement utf8 = prepared(1);
         connection.statement("SELECT 'ł'", utf8);
+        ParseState parsedIn = utf8.parsedIn();
 
         connection.names("latin1");
         assertNull(connection.statement("SELECT 'ł'"), "its literal was read as utf8mb4");
-        assertFalse(connection.holds(utf8));
+        assertSame(utf8, connection.statement("SELECT 'ł'", parsedIn), "executed as it was parsed");
+        assertTrue(connection.holds(utf8));
+        assertNull(connection.statement("SELECT 'ł'", connection.parseState()));
 
         connection.names(BackendConnector.DEFAULT_CHARSET);
-        assertTrue(connection.holds(utf8));
+        assertSame(utf8, connection.statement("SELECT 'ł'"));
         connection.variables().put("character_set_results", null); // MySQL Connector/J's
-        assertFalse(connection.holds(utf8), "its columns were described in utf8mb4");
+        assertNull(connection.statement("SELECT 'ł'"), "its columns were described in utf8mb4");
+        assertSame(utf8, connection.statement("SELECT 'ł'", parsedIn), "an execute describes them anew");
         connection.variables().clear();
         connection.variables().put("collation_connection", "utf8mb4_bin");
         assertNull(connection.statement("SELECT 'ł'"), "its literal has another collation");
+        assertNull(connection.statement("SELECT 'ł'", connection.parseState()));
     }
 
     /** The server parsed a statement in its connection's sql_mode: under ANSI_QUOTES "q" is a column. */
@@ -112,17 +118,21 @@ class BackendConnectionTest {
     void aStatementPreparedInAnotherSqlModeIsNotUsed() {
         BackendStatement plain = prepared(1);
         connection.statement("SELECT \"q\"", plain);
+        ParseState parsedIn = plain.parsedIn();
 
         connection.variables().put("sql_mode", "ANSI_QUOTES");
         assertNull(connection.statement("SELECT \"q\""), "it was parsed with \"q\" a string");
-        assertFalse(connection.holds(plain));
+        assertSame(plain, connection.statement("SELECT \"q\"", parsedIn), "a session that prepared it so runs it");
         BackendStatement ansi = prepared(2);
         connection.statement("SELECT \"q\"", ansi);
         assertSame(ansi, connection.statement("SELECT \"q\""));
+        assertFalse(connection.holds(plain), "replaced");
+        assertNull(connection.statement("SELECT \"q\"", parsedIn));
         assertClosedOnTheServer(1);
 
         connection.variables().clear();
         assertNull(connection.statement("SELECT \"q\""), "back in the server's own sql_mode");
+        assertTrue(parsedIn.same(connection.parseState()));
     }
 
     @Test

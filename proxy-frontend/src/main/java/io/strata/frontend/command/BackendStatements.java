@@ -3,6 +3,7 @@ package io.strata.frontend.command;
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendStatement;
+import io.strata.backend.connection.ParseState;
 import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
@@ -15,6 +16,7 @@ import io.strata.protocol.MySQLException;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -58,18 +60,37 @@ final class BackendStatements {
         if (last != null && connection.holds(last)) {
             return last;
         }
-        BackendStatement found = connection.statement(statement.sql());
+        BackendStatement found = connection.statement(statement.sql(), statement.parsedIn());
         statement.lastBackend(connection, found);
         return found;
     }
 
-    /** The backend statement for this SQL on this connection, prepared now (its response consumed) if missing. */
-    static CompletableFuture<BackendStatement> prepared(BackendConnection connection,
-                                                                PreparedStatement statement) {
-        BackendStatement cached = connection.statement(statement.sql());
+    /**
+     * The backend statement for the session's statement on this connection, prepared now (its response consumed) if
+     * missing. A statement the session prepared before it set another character set or sql_mode is prepared in that
+     * earlier state, as the server keeps its parse, and the connection is then given the session's state again
+     * ({@code names}, {@code variables}): two round trips more, only then.
+     */
+    static CompletableFuture<BackendStatement> prepared(BackendConnection connection, PreparedStatement statement,
+                                                        String names, Map<String, String> variables) {
+        ParseState parsedIn = statement.parsedIn();
+        BackendStatement cached = connection.statement(statement.sql(), parsedIn);
         if (cached != null) {
             return CompletableFuture.completedFuture(cached);
         }
+        if (connection.parseState().same(parsedIn)) {
+            return prepareHere(connection, statement);
+        }
+        boolean multi = connection.multiStatements();
+        return StateSync.sync(connection, null, parsedIn.names(), multi, parsedIn.variables(variables))
+                .thenCompose(c -> prepareHere(c, statement))
+                .thenCompose(backend -> StateSync.sync(connection, null, names, multi, variables)
+                        .thenApply(c -> backend));
+    }
+
+    /** Prepares the statement in the connection's present state and caches it there. */
+    private static CompletableFuture<BackendStatement> prepareHere(BackendConnection connection,
+                                                                   PreparedStatement statement) {
         CompletableFuture<BackendStatement> result = new CompletableFuture<>();
         PrepareCapture capture = new PrepareCapture(-1);
         ByteBuf prepare = StateSync.command(connection.channel().alloc(), CommandType.COM_STMT_PREPARE,

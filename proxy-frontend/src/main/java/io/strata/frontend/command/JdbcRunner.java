@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
@@ -442,7 +443,8 @@ final class JdbcRunner implements StatementRunner {
      */
     @Override
     public void prepare(Command command, int clientId) {
-        String sql = withResultCharset(statementText(command.payload()));
+        String sqlMode = session.variables().get("sql_mode");
+        String sql = withSqlMode(withResultCharset(statementText(command.payload())), sqlMode);
         JdbcResultWriter out = writer(command, false);
         start(command, out, null, again -> prepare(again, clientId), connection -> {
             PreparedExecutor.Shape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
@@ -451,8 +453,8 @@ final class JdbcRunner implements StatementRunner {
                 session.prepareFailed();
                 return;
             }
-            statements.put(clientId, new JdbcStatement(sql));
-            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), command.database(),
+            statements.put(clientId, new JdbcStatement(sql, sqlMode));
+            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), command.database(), null,
                     shape.params().size(), shape.columns().size()));
             out.prepared(clientId, shape);
         });
@@ -471,6 +473,19 @@ final class JdbcRunner implements StatementRunner {
         }
         return sql + "\n/* results: " + variables.get("character_set_results") + " "
                 + variables.get("collation_connection") + " */";
+    }
+
+    /**
+     * The statement's text told apart, for the driver's cache, by the sql_mode a session set when it prepared it:
+     * the server parses it in that mode, and a statement keeps its parse (under ANSI_QUOTES "q" is a column).
+     */
+    private static String withSqlMode(String sql, String sqlMode) {
+        return sqlMode == null ? sql : sql + "\n/* sql_mode: " + sqlMode + " */";
+    }
+
+    /** SET of the sql_mode, for a value a session set (null: the server's own). */
+    private static String setSqlMode(String sqlMode) {
+        return "SET SESSION sql_mode = " + (sqlMode == null ? "DEFAULT" : StateSync.literal(sqlMode));
     }
 
     /**
@@ -528,6 +543,12 @@ final class JdbcRunner implements StatementRunner {
                 connection -> {
                     if (previous != null) {
                         previous.close(); // executing again closes the statement's cursor, as on the server
+                    }
+                    String now = session.variables().get("sql_mode");
+                    // prepared before the session set another sql_mode: parsed in the first wherever it is prepared
+                    if (!Objects.equals(now, kept.sqlMode()) && !PreparedExecutor.prepareIn(connection, kept.sql(),
+                            setSqlMode(kept.sqlMode()), setSqlMode(now), out)) {
+                        return;
                     }
                     try {
                         PreparedExecutor.Cursor cursor = PreparedExecutor.execute(connection, kept.sql(), values,

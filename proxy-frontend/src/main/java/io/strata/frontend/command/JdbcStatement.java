@@ -8,22 +8,30 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the JDBC executor keeps of one prepared statement between commands: its text as JDBC runs it, the long data
- * sent for the next execute (COM_STMT_SEND_LONG_DATA, by parameter), and its open cursor. Used by one command at a
- * time, on the client's loop or the virtual thread running the command.
+ * What the JDBC executor keeps of one prepared statement between commands: its text as JDBC runs it, the sql_mode it
+ * was prepared in, the long data sent for the next execute (COM_STMT_SEND_LONG_DATA, by parameter), and its open
+ * cursor. Used by one command at a time, on the client's loop or the virtual thread running the command.
  */
 final class JdbcStatement {
 
     private final String sql;
+    private final String sqlMode;
     private final Map<Integer, ByteArrayOutputStream> longData = new HashMap<>();
     private volatile PreparedExecutor.Cursor cursor;
 
-    JdbcStatement(String sql) {
+    /** @param sqlMode the session's sql_mode when it prepared the statement (null: the server's own) */
+    JdbcStatement(String sql, String sqlMode) {
         this.sql = sql;
+        this.sqlMode = sqlMode;
     }
 
     String sql() {
         return sql;
+    }
+
+    /** The sql_mode the statement was prepared in, which it keeps (null: the server's own). */
+    String sqlMode() {
+        return sqlMode;
     }
 
     /** Appends a piece of a parameter's value (the pieces of one parameter arrive in order). */

@@ -84,7 +84,7 @@ final class RelayRunner implements StatementRunner {
                         command.payload().release();
                         ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));
                         session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                command.database(), cached.params(), cached.columns()));
+                                command.database(), cached.parsedIn(), cached.params(), cached.columns()));
                         keepOrRelease(connection);
                         ctx.channel().flush();
                         completion.done();
@@ -100,7 +100,8 @@ final class RelayRunner implements StatementRunner {
                                 BackendStatement statement = capture.statement();
                                 connection.statement(command.sql(), statement);
                                 session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                        command.database(), statement.params(), statement.columns()));
+                                        command.database(), statement.parsedIn(), statement.params(),
+                                        statement.columns()));
                             }, null);
                 });
     }
@@ -220,7 +221,8 @@ final class RelayRunner implements StatementRunner {
                     });
         }
         return statement == null ? synced
-                : synced.thenCompose(c -> BackendStatements.prepared(c, statement).thenApply(s -> c));
+                : synced.thenCompose(c -> BackendStatements.prepared(c, statement, session.names(),
+                        session.variables()).thenApply(s -> c));
     }
 
     /**

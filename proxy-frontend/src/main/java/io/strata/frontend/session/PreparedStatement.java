@@ -2,6 +2,7 @@ package io.strata.frontend.session;
 
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendStatement;
+import io.strata.backend.connection.ParseState;
 import io.strata.rule.sql.SqlStatementInfo;
 
 /**
@@ -14,6 +15,7 @@ public final class PreparedStatement {
     private final String sql;
     private final SqlStatementInfo info;
     private final String database;
+    private final ParseState parsedIn;
     private final int params;
     private final int columns;
     private byte[] types;
@@ -25,11 +27,14 @@ public final class PreparedStatement {
     private BackendConnection lastConnection;
     private BackendStatement lastBackend;
 
-    public PreparedStatement(int id, String sql, SqlStatementInfo info, String database, int params, int columns) {
+    /** @param parsedIn what the server parsed it in (the relay's; null on the JDBC executor, whose driver prepares) */
+    public PreparedStatement(int id, String sql, SqlStatementInfo info, String database, ParseState parsedIn,
+                             int params, int columns) {
         this.id = id;
         this.sql = sql;
         this.info = info;
         this.database = database;
+        this.parsedIn = parsedIn;
         this.params = params;
         this.columns = columns;
     }
@@ -54,6 +59,14 @@ public final class PreparedStatement {
     /** The logical database it was prepared in: it runs there whatever the session USEs later, as on the server. */
     public String database() {
         return database;
+    }
+
+    /**
+     * The character set and sql_mode the server parsed it in, which it keeps, as on the server, after the session
+     * sets others: a backend connection that prepares it again does so in this state.
+     */
+    public ParseState parsedIn() {
+        return parsedIn;
     }
 
     public int params() {
