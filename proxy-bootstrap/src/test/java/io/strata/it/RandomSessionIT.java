@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Through Strata the pool has one connection, and another session changes its own state there whenever the first
  * lets it go. The statements mix session variables, character sets, transactions, savepoints, inserts, warnings,
  * errors, temporary tables, user variables, locks, multi-statements and prepared statements, some kept across the
- * session's changes; each side writes to its own table. The seeds
- * are fixed, so a failure repeats; {@code -Dstrata.it.seeds=1-200} runs more of them.
+ * session's changes; each side writes to its own table. The seeds are fixed, so a failure repeats;
+ * {@code -Dstrata.it.seeds=1-200} runs more of them.
  */
 class RandomSessionIT {
 

@@ -26,6 +26,7 @@ import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -131,7 +132,7 @@ class SessionIT {
         }
         Thread.sleep(300); // a's goodbye resets its connection and returns it
         try (RawClient c = client()) {
-            assertEquals(null, text(c.query("SELECT @from_proc")), "c gets a's connection without a's variables");
+            assertNull(text(c.query("SELECT @from_proc")), "c gets a's connection without a's variables");
             assertEquals(1146, RawClient.error(c.query("SELECT v FROM proc_state")).errorCode(),
                     "and without its temporary table");
         }
@@ -263,8 +264,8 @@ class SessionIT {
             assertEquals(second, text(b.query("SELECT LASTVAL(counter)")), "SETVAL leaves it, as on the server");
         }
         try (RawClient c = client(); RawClient d = client()) {
-            assertEquals(null, text(c.query("SELECT LASTVAL(counter)")));
-            assertEquals(null, text(d.query("SELECT PREVIOUS VALUE FOR counter")));
+            assertNull(text(c.query("SELECT LASTVAL(counter)")));
+            assertNull(text(d.query("SELECT PREVIOUS VALUE FOR counter")));
         }
     }
 
