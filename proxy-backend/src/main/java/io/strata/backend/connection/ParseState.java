@@ -19,10 +19,10 @@ public record ParseState(String names, String collation, String sqlMode) {
     /** A variable SET NAMES set, as it left it (a value no server variable has). */
     static final String AS_NAMES_GAVE = new String("as SET NAMES gave it");
 
-    /** Whether this is the state of those values (the character set's name in any case). */
+    /** Whether this is the state of those values (the character set's name in any case, as a sync compares it). */
     boolean is(String names, String collation, String sqlMode) {
-        return (Objects.equals(this.names, names) || this.names != null && this.names.equalsIgnoreCase(names))
-                && Objects.equals(this.collation, collation) && Objects.equals(this.sqlMode, sqlMode);
+        return StateSync.sameNames(this.names, names) && Objects.equals(this.collation, collation)
+                && Objects.equals(this.sqlMode, sqlMode);
     }
 
     public boolean same(ParseState other) {
@@ -31,12 +31,18 @@ public record ParseState(String names, String collation, String sqlMode) {
 
     /** A session's tracked variables with this state's collation_connection and sql_mode in place of its own. */
     public Map<String, String> variables(Map<String, String> session) {
-        Map<String, String> variables = new HashMap<>(session); // not Map.copyOf: a value may be NULL
+        Map<String, String> variables = withSqlMode(session, sqlMode);
         if (collation == AS_NAMES_GAVE) {
             variables.remove("collation_connection");
         } else {
             variables.put("collation_connection", collation);
         }
+        return variables;
+    }
+
+    /** A copy of tracked variables with {@code sqlMode} for sql_mode (null: the server's own, so none). */
+    public static Map<String, String> withSqlMode(Map<String, String> tracked, String sqlMode) {
+        Map<String, String> variables = new HashMap<>(tracked); // not Map.copyOf: a value may be NULL
         if (sqlMode == null) {
             variables.remove("sql_mode");
         } else {

@@ -55,8 +55,8 @@ public final class StateSync {
      * session or one with the same set holds the very same string, so the case-blind comparison runs only after the
      * set changed.
      */
-    private static boolean sameNames(String session, String connection) {
-        return session == connection || session.equalsIgnoreCase(connection);
+    static boolean sameNames(String session, String connection) {
+        return session == connection || session != null && session.equalsIgnoreCase(connection);
     }
 
     /**
@@ -179,7 +179,7 @@ public final class StateSync {
     }
 
     /** A value as SQL: numbers bare, text quoted (the server reported them as text). */
-    public static String literal(String value) {
+    static String literal(String value) {
         if (value == null) {
             return "NULL";
         }

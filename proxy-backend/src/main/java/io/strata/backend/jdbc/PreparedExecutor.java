@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -105,26 +106,25 @@ public final class PreparedExecutor {
     }
 
     /**
-     * Puts the statement in the driver's per-connection cache prepared in another sql_mode than the connection's:
-     * runs {@code setParsed}, prepares, then runs {@code setBack}. The server keeps a statement's parse, so a
-     * session's later SET sql_mode must not change it. Returns false when the server refused the statement, which the
-     * sink was told.
+     * Puts the statement in the driver's per-connection cache prepared with the connection's variables made
+     * {@code parsed} (another sql_mode than the session has now), then makes them {@code now} again. The server keeps
+     * a statement's parse, so a session's later SET sql_mode must not change it. Returns false when the server
+     * refused the statement, which the sink was told.
      *
      * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
      */
-    public static boolean prepareIn(Connection connection, String sql, String setParsed, String setBack,
-                                    ResultSink sink) throws SQLException {
-        try (Statement set = connection.createStatement()) {
-            set.execute(setParsed);
-            try (PreparedStatement cached = serverPrepare(connection, sql)) {
-                cached.getMetaData(); // the driver defers a prepare it may send along with the execute
-                return true; // closing gives it back to the driver's cache
-            } catch (SQLException e) {
-                JdbcExecutor.statementError(e, sink);
-                return false;
-            } finally {
-                set.execute(setBack);
-            }
+    public static boolean prepareIn(Connection connection, String sql, JdbcSessionVariables variables,
+                                    Map<String, String> parsed, Map<String, String> now, ResultSink sink)
+            throws SQLException {
+        variables.sync(connection, parsed);
+        try (PreparedStatement cached = serverPrepare(connection, sql)) {
+            cached.getMetaData(); // the driver defers a prepare it may send along with the execute
+            return true; // closing gives it back to the driver's cache
+        } catch (SQLException e) {
+            JdbcExecutor.statementError(e, sink);
+            return false;
+        } finally {
+            variables.sync(connection, now);
         }
     }
 

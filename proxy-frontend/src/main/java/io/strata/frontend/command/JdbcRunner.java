@@ -3,6 +3,7 @@ package io.strata.frontend.command;
 import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.strata.backend.connection.ParseState;
 import io.strata.backend.connection.PoolStats;
 import io.strata.backend.connection.StateSync;
 import io.strata.backend.jdbc.BinarySafeSql;
@@ -483,11 +484,6 @@ final class JdbcRunner implements StatementRunner {
         return sqlMode == null ? sql : sql + "\n/* sql_mode: " + sqlMode + " */";
     }
 
-    /** SET of the sql_mode, for a value a session set (null: the server's own). */
-    private static String setSqlMode(String sqlMode) {
-        return "SET SESSION sql_mode = " + (sqlMode == null ? "DEFAULT" : StateSync.literal(sqlMode));
-    }
-
     /**
      * COM_STMT_EXECUTE, COM_STMT_FETCH, COM_STMT_RESET and COM_STMT_SEND_LONG_DATA. Long data stays here until the
      * execute binds it; a cursor is a result set held open on the session's connection.
@@ -544,11 +540,13 @@ final class JdbcRunner implements StatementRunner {
                     if (previous != null) {
                         previous.close(); // executing again closes the statement's cursor, as on the server
                     }
-                    String now = session.variables().get("sql_mode");
                     // prepared before the session set another sql_mode: parsed in the first wherever it is prepared
-                    if (!Objects.equals(now, kept.sqlMode()) && !PreparedExecutor.prepareIn(connection, kept.sql(),
-                            setSqlMode(kept.sqlMode()), setSqlMode(now), out)) {
-                        return;
+                    if (!Objects.equals(session.variables().get("sql_mode"), kept.sqlMode())) {
+                        Map<String, String> now = wantedVariables();
+                        if (!PreparedExecutor.prepareIn(connection, kept.sql(), context.jdbc().variables(),
+                                ParseState.withSqlMode(now, kept.sqlMode()), now, out)) {
+                            return;
+                        }
                     }
                     try {
                         PreparedExecutor.Cursor cursor = PreparedExecutor.execute(connection, kept.sql(), values,
