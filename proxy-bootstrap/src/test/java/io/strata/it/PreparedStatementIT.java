@@ -1,6 +1,7 @@
 package io.strata.it;
 
 import io.strata.backend.relay.ResponseKind;
+import io.strata.config.ServerConfig;
 import io.strata.it.StrataFixture.Driver;
 import io.strata.protocol.ErrPacket;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +28,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -501,6 +503,36 @@ class PreparedStatementIT {
                 client.close();
             }
         }
+    }
+
+    /**
+     * Two sessions sharing the pool's only connection run one SQL, each prepared in its own sql_mode ({@code ||} is
+     * OR in one, concatenation in the other). Each keeps its parse, and neither's executes prepare the statement
+     * again on the backend: the connection keeps both.
+     */
+    @Test
+    void oneSqlInTwoSqlModesIsNotPreparedAgainAtEveryTurn() throws Exception {
+        try (StrataFixture single = StrataFixture.start(ServerConfig.NATIVE_PASSWORD, Backend.server(),
+                Map.of("maximumPoolSize", 1, "connectionTimeout", 5000));
+             RawClient plain = RawClient.connect(single.port(), "root", "root", "it");
+             RawClient pipes = RawClient.connect(single.port(), "root", "root", "it")) {
+            pipes.query("SET sql_mode = 'PIPES_AS_CONCAT'");
+            String sql = "SELECT CAST(? || 5 AS CHAR) /* two modes */";
+            long plainId = statementId(prepare(plain, sql));
+            long pipesId = statementId(prepare(pipes, sql));
+            long before = backendStatus("Com_stmt_prepare");
+            for (int round = 0; round < 20; round++) {
+                assertEquals("1", cell(execute(plain, plainId, round)), "OR, round " + round);
+                assertEquals(round + "5", cell(execute(pipes, pipesId, round)), "||, round " + round);
+            }
+            assertEquals(before, backendStatus("Com_stmt_prepare"), "40 executes, not one more prepare");
+        }
+    }
+
+    /** The one cell of a result, or the error instead. */
+    private static String cell(List<byte[]> response) {
+        ErrPacket error = RawClient.error(response);
+        return error != null ? error.errorCode() + " " + error.message() : binaryCell(response);
     }
 
     private static long backendStatus(String name) throws SQLException {

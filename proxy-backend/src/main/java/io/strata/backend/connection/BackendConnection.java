@@ -17,7 +17,9 @@ import io.strata.protocol.PacketRunDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,6 +36,8 @@ public final class BackendConnection {
 
     /** Statements kept prepared per connection; 64 connections x 128 stay under MariaDB's default limit of 16382. */
     static final int MAX_STATEMENTS = 128;
+    /** Statements of one SQL kept side by side, each parsed in another character set, collation or sql_mode. */
+    static final int MAX_PARSE_STATES = 4;
 
     private final Channel channel;
     /** Where framed packets are written from: past the encoder. */
@@ -63,8 +67,9 @@ public final class BackendConnection {
     private ResponseParser parser;
     private ResponseListener listener;
     /**
-     * Statements by SQL. Recency is a stamp on each statement rather than a LinkedHashMap's access order: that order
-     * relinks neighbouring entries on every lookup, cold lines written per execute, and only eviction needs it.
+     * Statements by SQL, each the head of a chain of the same SQL in other parse states. Recency is a stamp on each
+     * statement rather than a LinkedHashMap's access order: that order relinks neighbouring entries on every lookup,
+     * cold lines written per execute, and only eviction needs it.
      */
     private final Map<String, BackendStatement> statements = new HashMap<>();
     /**
@@ -72,6 +77,7 @@ public final class BackendConnection {
      * connection's monitor, whose line a command touches anyway (the map's own would be one more cold line).
      */
     private long statementUses;
+    private int statementCount;
 
     BackendConnection(Channel channel, String dataSource, int capabilities, int flavor, long connectionId,
                       String serverVersion, String schema) {
@@ -132,17 +138,18 @@ public final class BackendConnection {
 
     /**
      * The statement prepared on this connection for exactly this SQL in its present character set and sql_mode, or
-     * null (one prepared in another is replaced when the SQL is prepared again): what answers a prepare, whose
-     * response describes the columns in the present character_set_results too.
+     * null: what answers a prepare, whose response describes the columns in the present character_set_results too.
      */
     public BackendStatement statement(String sql) {
         synchronized (this) {
-            BackendStatement statement = statements.get(sql);
-            if (statement == null || !inThisState(statement)) {
-                return null;
+            for (BackendStatement statement = statements.get(sql); statement != null;
+                 statement = statement.otherState) {
+                if (inThisState(statement)) {
+                    statement.lastUse = ++statementUses;
+                    return statement;
+                }
             }
-            statement.lastUse = ++statementUses;
-            return statement;
+            return null;
         }
     }
 
@@ -152,12 +159,14 @@ public final class BackendConnection {
      */
     public BackendStatement statement(String sql, ParseState parsedIn) {
         synchronized (this) {
-            BackendStatement statement = statements.get(sql);
-            if (statement == null || !statement.parsedIn().same(parsedIn)) {
-                return null;
+            for (BackendStatement statement = statements.get(sql); statement != null;
+                 statement = statement.otherState) {
+                if (statement.parsedIn().same(parsedIn)) {
+                    statement.lastUse = ++statementUses;
+                    return statement;
+                }
             }
-            statement.lastUse = ++statementUses;
-            return statement;
+            return null;
         }
     }
 
@@ -197,62 +206,95 @@ public final class BackendConnection {
     }
 
     /**
-     * Remembers a statement prepared here. The cache is bounded: the least recently used statement is closed on the
-     * server (max_prepared_stmt_count is a server-wide limit shared by every connection).
+     * Remembers a statement prepared here, in the connection's present state. It takes the place of one of the same
+     * SQL parsed in the same state, and stands beside those parsed in others (up to {@link #MAX_PARSE_STATES}), so
+     * that sessions executing one SQL in two sql_modes or character sets do not prepare it again at every turn. The
+     * cache is bounded: the least recently used statement is closed on the server (max_prepared_stmt_count is a
+     * server-wide limit shared by every connection).
      */
     public void statement(String sql, BackendStatement statement) {
-        BackendStatement evicted = null;
-        BackendStatement replaced;
+        List<BackendStatement> closed = new ArrayList<>(1);
         synchronized (this) {
             statement.lastUse = ++statementUses;
-            statement.cachedOn = this;
             statement.parsedIn = parseState();
             statement.results = setByNames("character_set_results");
-            replaced = statements.put(sql, statement);
-            if (replaced != null && replaced != statement) {
-                replaced.cachedOn = null; // prepared in another character set or sql_mode
-            } else {
-                replaced = null;
+            int states = 0;
+            BackendStatement eldest = null;
+            for (BackendStatement other = statements.get(sql), next; other != null; other = next) {
+                next = other.otherState;
+                if (other == statement || other.parsedIn().same(statement.parsedIn)) {
+                    remove(sql, other);
+                    if (other != statement) {
+                        closed.add(other);
+                    }
+                } else {
+                    states++;
+                    eldest = eldest == null || other.lastUse < eldest.lastUse ? other : eldest;
+                }
             }
-            if (statements.size() > MAX_STATEMENTS) {
-                String eldest = leastRecentlyUsed();
-                evicted = statements.remove(eldest);
-                evicted.cachedOn = null;
+            if (states >= MAX_PARSE_STATES) {
+                remove(sql, eldest);
+                closed.add(eldest);
+            }
+            statement.otherState = statements.put(sql, statement);
+            statement.cachedOn = this;
+            statementCount++;
+            if (statementCount > MAX_STATEMENTS) {
+                closed.add(removeLeastRecentlyUsed());
             }
         }
-        if (evicted != null) {
-            closeStatement(evicted);
-        }
-        if (replaced != null) {
-            closeStatement(replaced);
-        }
+        closed.forEach(this::closeStatement);
     }
 
-    /** The SQL of the statement used longest ago; a scan, as it runs only when a new statement fills the cache. */
-    private String leastRecentlyUsed() {
-        String eldest = null;
-        long eldestUse = Long.MAX_VALUE;
+    /** Takes a statement out of the chain of its SQL; caller holds the monitor. */
+    private void remove(String sql, BackendStatement statement) {
+        BackendStatement head = statements.get(sql);
+        if (head == statement) {
+            if (statement.otherState == null) {
+                statements.remove(sql);
+            } else {
+                statements.put(sql, statement.otherState);
+            }
+        } else {
+            BackendStatement before = head;
+            while (before.otherState != statement) {
+                before = before.otherState;
+            }
+            before.otherState = statement.otherState;
+        }
+        statement.otherState = null;
+        statement.cachedOn = null;
+        statementCount--;
+    }
+
+    /** Removes the statement used longest ago; a scan, as it runs only when a new statement fills the cache. */
+    private BackendStatement removeLeastRecentlyUsed() {
+        String eldestSql = null;
+        BackendStatement eldest = null;
         for (Map.Entry<String, BackendStatement> entry : statements.entrySet()) {
-            if (entry.getValue().lastUse < eldestUse) {
-                eldestUse = entry.getValue().lastUse;
-                eldest = entry.getKey();
+            for (BackendStatement statement = entry.getValue(); statement != null; statement = statement.otherState) {
+                if (eldest == null || statement.lastUse < eldest.lastUse) {
+                    eldest = statement;
+                    eldestSql = entry.getKey();
+                }
             }
         }
+        remove(eldestSql, eldest);
         return eldest;
     }
 
-    /** Closes a statement on the server and forgets it. */
+    /** Closes the statements of this SQL on the server and forgets them. */
     public void forgetStatement(String sql) {
-        BackendStatement statement;
+        List<BackendStatement> closed = new ArrayList<>(1);
         synchronized (this) {
-            statement = statements.remove(sql);
-            if (statement != null) {
-                statement.cachedOn = null;
+            for (BackendStatement statement = statements.get(sql); statement != null; ) {
+                BackendStatement next = statement.otherState;
+                remove(sql, statement);
+                closed.add(statement);
+                statement = next;
             }
         }
-        if (statement != null) {
-            closeStatement(statement);
-        }
+        closed.forEach(this::closeStatement);
     }
 
     private void closeStatement(BackendStatement statement) {
@@ -491,8 +533,13 @@ public final class BackendConnection {
         this.schema = null;
         this.names = null;
         synchronized (this) {
-            statements.values().forEach(statement -> statement.cachedOn = null);
+            for (BackendStatement head : statements.values()) {
+                for (BackendStatement statement = head; statement != null; statement = statement.otherState) {
+                    statement.cachedOn = null;
+                }
+            }
             statements.clear(); // COM_RESET_CONNECTION closes every prepared statement
+            statementCount = 0;
         }
     }
 

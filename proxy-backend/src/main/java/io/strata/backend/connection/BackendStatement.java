@@ -17,6 +17,8 @@ public final class BackendStatement {
     long lastUse;
     /** The connection whose cache holds it; null once evicted, forgotten or reset there. */
     volatile BackendConnection cachedOn;
+    /** The statement of the same SQL parsed in another state on its connection, if any; guarded by its monitor. */
+    BackendStatement otherState;
     /** What its connection's state was when it was prepared, which the server parsed it in. */
     ParseState parsedIn;
     /**

@@ -126,13 +126,85 @@ class BackendConnectionTest {
         BackendStatement ansi = prepared(2);
         connection.statement("SELECT \"q\"", ansi);
         assertSame(ansi, connection.statement("SELECT \"q\""));
-        assertFalse(connection.holds(plain), "replaced");
-        assertNull(connection.statement("SELECT \"q\"", parsedIn));
-        assertClosedOnTheServer(1);
 
         connection.variables().clear();
-        assertNull(connection.statement("SELECT \"q\""), "back in the server's own sql_mode");
         assertTrue(parsedIn.same(connection.parseState()));
+        assertSame(plain, connection.statement("SELECT \"q\""), "back in the server's own sql_mode");
+    }
+
+    /**
+     * Two sessions on one connection that use one SQL in two sql_modes each keep their statement: neither replaces
+     * the other's, which would make each execute prepare again. One of the same state does replace it.
+     */
+    @Test
+    void statementsOfOneSqlInOtherParseStatesStandSideBySide() {
+        BackendStatement plain = prepared(1);
+        connection.statement("SELECT \"q\"", plain);
+        connection.variables().put("sql_mode", "ANSI_QUOTES");
+        BackendStatement ansi = prepared(2);
+        connection.statement("SELECT \"q\"", ansi);
+
+        assertTrue(connection.holds(plain));
+        assertTrue(connection.holds(ansi));
+        assertSame(plain, connection.statement("SELECT \"q\"", plain.parsedIn()));
+        assertSame(ansi, connection.statement("SELECT \"q\"", ansi.parsedIn()));
+        assertNull(channel.readOutbound(), "nothing closed");
+
+        BackendStatement ansiAgain = prepared(3);
+        connection.statement("SELECT \"q\"", ansiAgain);
+        assertFalse(connection.holds(ansi), "replaced by one of the same state");
+        assertTrue(connection.holds(plain));
+        assertClosedOnTheServer(2);
+
+        connection.forgetStatement("SELECT \"q\"");
+        assertFalse(connection.holds(plain));
+        assertFalse(connection.holds(ansiAgain));
+        assertClosedOnTheServer(3);
+        assertClosedOnTheServer(1);
+    }
+
+    @Test
+    void oneSqlKeepsAFewParseStatesClosingTheOneUsedLongestAgo() {
+        BackendStatement[] modes = new BackendStatement[BackendConnection.MAX_PARSE_STATES + 1];
+        for (int i = 0; i < modes.length; i++) {
+            connection.variables().put("sql_mode", "MODE" + i);
+            modes[i] = prepared(i + 1);
+            if (i == modes.length - 1) {
+                assertTrue(connection.holds(modes[0])); // the first, used again just now
+            }
+            connection.statement("SELECT 1", modes[i]);
+        }
+
+        assertFalse(connection.holds(modes[1]), "used longest ago");
+        assertClosedOnTheServer(2);
+        for (int i : new int[] {0, 2, 3, 4}) {
+            assertTrue(connection.holds(modes[i]), "mode " + i);
+        }
+    }
+
+    @Test
+    void aFullCacheCountsEveryParseStateAndEvictsFromTheMiddleOfOne() {
+        BackendStatement plain = prepared(1);
+        connection.statement("SELECT 0", plain);
+        connection.variables().put("sql_mode", "ANSI_QUOTES");
+        BackendStatement ansi = prepared(2);
+        connection.statement("SELECT 0", ansi);
+        connection.variables().put("sql_mode", "TRADITIONAL");
+        BackendStatement traditional = prepared(3);
+        connection.statement("SELECT 0", traditional);
+        assertTrue(connection.holds(plain));
+        assertTrue(connection.holds(traditional)); // ansi, between them in the chain, is used longest ago
+        for (int i = 1; i <= BackendConnection.MAX_STATEMENTS - 3; i++) {
+            connection.statement("SELECT " + i, prepared(i + 100));
+        }
+        assertNull(channel.readOutbound(), "exactly full");
+
+        connection.statement("SELECT new", prepared(1000));
+
+        assertFalse(connection.holds(ansi));
+        assertClosedOnTheServer(2);
+        assertTrue(connection.holds(plain));
+        assertSame(traditional, connection.statement("SELECT 0"));
     }
 
     @Test
