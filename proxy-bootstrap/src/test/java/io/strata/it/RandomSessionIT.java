@@ -81,6 +81,10 @@ class RandomSessionIT {
             for (int i = 0; i < STEPS; i++) {
                 Step step = STATEMENTS.get(random.nextInt(STATEMENTS.size()));
                 String sql = step.sql(random);
+                if (sql.equals("SET autocommit = 1") && characteristicsLinger(steps)) {
+                    steps.add("COMMIT");
+                    assertEquals(render(direct.query("COMMIT")), render(proxied.query("COMMIT")));
+                }
                 steps.add(sql);
                 String expected = step.run(direct, sql.replace("{t}", "fz_a"));
                 String actual = step.run(proxied, sql.replace("{t}", "fz_b")).replace("fz_b", "fz_a");
@@ -90,6 +94,24 @@ class RandomSessionIT {
             }
         }
         assertTrue(otherRan >= 5, "the other session ran only " + otherRan + " statements");
+    }
+
+    /**
+     * Whether the session may have changed its access mode or isolation level inside the transaction it is in. When
+     * SET autocommit = 1 ends such a transaction, MariaDB runs its next table statement in the ended transaction's
+     * mode, which Strata does not copy (README); so the test ends it with COMMIT first, after which both agree.
+     */
+    private static boolean characteristicsLinger(List<String> steps) {
+        for (String step : steps.reversed()) {
+            if (step.startsWith("SET SESSION TRANSACTION")) {
+                return true;
+            }
+            if (List.of("COMMIT", "ROLLBACK", "BEGIN", "START TRANSACTION READ ONLY", "COM_RESET_CONNECTION")
+                    .contains(step)) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** Another session's statement on the shared connection, if the first session let it go; then clean warnings. */
