@@ -534,7 +534,9 @@ public final class BackendConnection {
         this.names = null;
         synchronized (this) {
             for (BackendStatement head : statements.values()) {
-                for (BackendStatement statement = head; statement != null; statement = statement.otherState) {
+                for (BackendStatement statement = head, next; statement != null; statement = next) {
+                    next = statement.otherState;
+                    statement.otherState = null;
                     statement.cachedOn = null;
                 }
             }
