@@ -138,11 +138,8 @@ class BackendConnectionTest {
      */
     @Test
     void statementsOfOneSqlInOtherParseStatesStandSideBySide() {
-        BackendStatement plain = prepared(1);
-        connection.statement("SELECT \"q\"", plain);
-        connection.variables().put("sql_mode", "ANSI_QUOTES");
-        BackendStatement ansi = prepared(2);
-        connection.statement("SELECT \"q\"", ansi);
+        BackendStatement plain = preparedIn(null, "SELECT \"q\"", 1);
+        BackendStatement ansi = preparedIn("ANSI_QUOTES", "SELECT \"q\"", 2);
 
         assertTrue(connection.holds(plain));
         assertTrue(connection.holds(ansi));
@@ -166,14 +163,11 @@ class BackendConnectionTest {
     @Test
     void oneSqlKeepsAFewParseStatesClosingTheOneUsedLongestAgo() {
         BackendStatement[] modes = new BackendStatement[BackendConnection.MAX_PARSE_STATES + 1];
-        for (int i = 0; i < modes.length; i++) {
-            connection.variables().put("sql_mode", "MODE" + i);
-            modes[i] = prepared(i + 1);
-            if (i == modes.length - 1) {
-                assertTrue(connection.holds(modes[0])); // the first, used again just now
-            }
-            connection.statement("SELECT 1", modes[i]);
+        for (int i = 0; i < modes.length - 1; i++) {
+            modes[i] = preparedIn("MODE" + i, "SELECT 1", i + 1);
         }
+        assertTrue(connection.holds(modes[0])); // the first, used again just now
+        modes[4] = preparedIn("MODE4", "SELECT 1", 5);
 
         assertFalse(connection.holds(modes[1]), "used longest ago");
         assertClosedOnTheServer(2);
@@ -184,14 +178,9 @@ class BackendConnectionTest {
 
     @Test
     void aFullCacheCountsEveryParseStateAndEvictsFromTheMiddleOfOne() {
-        BackendStatement plain = prepared(1);
-        connection.statement("SELECT 0", plain);
-        connection.variables().put("sql_mode", "ANSI_QUOTES");
-        BackendStatement ansi = prepared(2);
-        connection.statement("SELECT 0", ansi);
-        connection.variables().put("sql_mode", "TRADITIONAL");
-        BackendStatement traditional = prepared(3);
-        connection.statement("SELECT 0", traditional);
+        BackendStatement plain = preparedIn(null, "SELECT 0", 1);
+        BackendStatement ansi = preparedIn("ANSI_QUOTES", "SELECT 0", 2);
+        BackendStatement traditional = preparedIn("TRADITIONAL", "SELECT 0", 3);
         assertTrue(connection.holds(plain));
         assertTrue(connection.holds(traditional)); // ansi, between them in the chain, is used longest ago
         for (int i = 1; i <= BackendConnection.MAX_STATEMENTS - 3; i++) {
@@ -233,6 +222,18 @@ class BackendConnectionTest {
         assertTrue(connection.holds(first));
         assertNull(connection.statement("SELECT 1"), "the one used longest ago went instead");
         assertClosedOnTheServer(2);
+    }
+
+    /** A statement prepared with the connection in {@code sqlMode} (null: the server's own), as cached there. */
+    private BackendStatement preparedIn(String sqlMode, String sql, long id) {
+        if (sqlMode == null) {
+            connection.variables().remove("sql_mode");
+        } else {
+            connection.variables().put("sql_mode", sqlMode);
+        }
+        BackendStatement statement = prepared(id);
+        connection.statement(sql, statement);
+        return statement;
     }
 
     /** The next packet the server got is COM_STMT_CLOSE for this statement id. */
