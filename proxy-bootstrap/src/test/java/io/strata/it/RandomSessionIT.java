@@ -96,6 +96,10 @@ class RandomSessionIT {
         assertTrue(otherRan >= 5, "the other session ran only " + otherRan + " statements");
     }
 
+    /** Steps after which the session is in no transaction or a fresh one. */
+    private static final List<String> TRANSACTION_ENDS = List.of("COMMIT", "ROLLBACK", "BEGIN",
+            "START TRANSACTION READ ONLY", "COM_RESET_CONNECTION");
+
     /**
      * Whether the session may have changed its access mode or isolation level inside the transaction it is in. When
      * SET autocommit = 1 ends such a transaction, MariaDB runs its next table statement in the ended transaction's
@@ -106,8 +110,7 @@ class RandomSessionIT {
             if (step.startsWith("SET SESSION TRANSACTION")) {
                 return true;
             }
-            if (List.of("COMMIT", "ROLLBACK", "BEGIN", "START TRANSACTION READ ONLY", "COM_RESET_CONNECTION")
-                    .contains(step)) {
+            if (TRANSACTION_ENDS.contains(step)) {
                 return false;
             }
         }
