@@ -287,14 +287,25 @@ public final class BackendConnection {
     public void forgetStatement(String sql) {
         List<BackendStatement> closed = new ArrayList<>(1);
         synchronized (this) {
-            for (BackendStatement statement = statements.get(sql); statement != null; ) {
-                BackendStatement next = statement.otherState;
-                remove(sql, statement);
-                closed.add(statement);
-                statement = next;
-            }
+            detach(statements.remove(sql), closed);
         }
         closed.forEach(this::closeStatement);
+    }
+
+    /**
+     * Unlinks a chain taken out of the map, so that none of its statements is held here any more, and adds them to
+     * {@code into} when not null. Caller holds the monitor.
+     */
+    private void detach(BackendStatement head, List<BackendStatement> into) {
+        for (BackendStatement statement = head, next; statement != null; statement = next) {
+            next = statement.otherState;
+            statement.otherState = null;
+            statement.cachedOn = null;
+            statementCount--;
+            if (into != null) {
+                into.add(statement);
+            }
+        }
     }
 
     private void closeStatement(BackendStatement statement) {
@@ -533,15 +544,8 @@ public final class BackendConnection {
         this.schema = null;
         this.names = null;
         synchronized (this) {
-            for (BackendStatement head : statements.values()) {
-                for (BackendStatement statement = head, next; statement != null; statement = next) {
-                    next = statement.otherState;
-                    statement.otherState = null;
-                    statement.cachedOn = null;
-                }
-            }
+            statements.values().forEach(head -> detach(head, null));
             statements.clear(); // COM_RESET_CONNECTION closes every prepared statement
-            statementCount = 0;
         }
     }
 

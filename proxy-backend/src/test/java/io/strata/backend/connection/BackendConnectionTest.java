@@ -224,6 +224,26 @@ class BackendConnectionTest {
         assertClosedOnTheServer(2);
     }
 
+    /** Statements forgotten, in every parse state, or closed by a reset no longer count against the bound. */
+    @Test
+    void forgottenAndResetStatementsLeaveRoomInTheCache() {
+        preparedIn(null, "SELECT 0", 1);
+        preparedIn("ANSI_QUOTES", "SELECT 0", 2);
+        connection.forgetStatement("SELECT 0");
+        assertClosedOnTheServer(2);
+        assertClosedOnTheServer(1);
+        for (int i = 0; i < 3; i++) {
+            connection.statement("SELECT reset " + i, prepared(10 + i));
+        }
+        connection.resetState();
+
+        for (int i = 0; i < BackendConnection.MAX_STATEMENTS; i++) {
+            connection.statement("SELECT " + i, prepared(100 + i));
+        }
+        assertNull(channel.readOutbound(), "exactly full, nothing evicted");
+        assertNotNull(connection.statement("SELECT 0"));
+    }
+
     /** A statement prepared with the connection in {@code sqlMode} (null: the server's own), as cached there. */
     private BackendStatement preparedIn(String sqlMode, String sql, long id) {
         if (sqlMode == null) {
