@@ -68,4 +68,15 @@ final class Backend {
     static void execute(String... statements) throws SQLException {
         server().execute(SCHEMA, "checker", "checker", statements);
     }
+
+    /** A counter of MariaDB's {@code SHOW GLOBAL STATUS}, e.g. {@code Com_stmt_prepare}. */
+    static long globalStatus(String name) throws SQLException {
+        try (Connection direct = direct(); java.sql.Statement st = direct.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
+            if (!rs.next()) {
+                throw new SQLException("no status variable " + name);
+            }
+            return rs.getLong(2);
+        }
+    }
 }

@@ -490,14 +490,14 @@ class PreparedStatementIT {
                 ids.add(statementId(prepare(client, sql)));
                 execute(client, ids.get(ids.size() - 1), 1);
             }
-            long before = backendStatus("Com_stmt_prepare");
+            long before = Backend.globalStatus("Com_stmt_prepare");
             for (int round = 0; round < 50; round++) {
                 for (int i = 0; i < clients.size(); i++) {
                     assertEquals("row-" + (round + 1), binaryCell(execute(clients.get(i), ids.get(i),
                             round + 1)));
                 }
             }
-            assertEquals(before, backendStatus("Com_stmt_prepare"), "200 executes, not one more prepare");
+            assertEquals(before, Backend.globalStatus("Com_stmt_prepare"), "200 executes, not one more prepare");
         } finally {
             for (RawClient client : clients) {
                 client.close();
@@ -520,12 +520,48 @@ class PreparedStatementIT {
             String sql = "SELECT CAST(? || 5 AS CHAR) /* two modes */";
             long plainId = statementId(prepare(plain, sql));
             long pipesId = statementId(prepare(pipes, sql));
-            long before = backendStatus("Com_stmt_prepare");
+            long before = Backend.globalStatus("Com_stmt_prepare");
             for (int round = 0; round < 20; round++) {
                 assertEquals("1", cell(execute(plain, plainId, round)), "OR, round " + round);
                 assertEquals(round + "5", cell(execute(pipes, pipesId, round)), "||, round " + round);
             }
-            assertEquals(before, backendStatus("Com_stmt_prepare"), "40 executes, not one more prepare");
+            assertEquals(before, Backend.globalStatus("Com_stmt_prepare"), "40 executes, not one more prepare");
+        }
+    }
+
+    /** The same through each JDBC driver's server-side prepared statements. */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void oneSqlInTwoSqlModesThroughADriverIsNotPreparedAgainAtEveryTurn(Driver driver) throws Exception {
+        Properties serverSide = new Properties();
+        serverSide.setProperty("useServerPrepStmts", "true");
+        try (StrataFixture single = StrataFixture.start(ServerConfig.NATIVE_PASSWORD, Backend.server(),
+                Map.of("maximumPoolSize", 1, "connectionTimeout", 5000));
+             Connection plain = single.connect(driver, "it", "root", "root", serverSide);
+             Connection pipes = single.connect(driver, "it", "root", "root", serverSide)) {
+            try (Statement st = pipes.createStatement()) {
+                st.execute("SET sql_mode = 'PIPES_AS_CONCAT'");
+            }
+            String sql = "SELECT CAST(? || 5 AS CHAR) /* two modes, " + driver + " */";
+            try (PreparedStatement or = plain.prepareStatement(sql);
+                 PreparedStatement concat = pipes.prepareStatement(sql)) {
+                assertEquals("1", single(or, 0), "prepared and run once");
+                assertEquals("05", single(concat, 0), "prepared and run once");
+                long before = Backend.globalStatus("Com_stmt_prepare");
+                for (int round = 1; round <= 20; round++) {
+                    assertEquals("1", single(or, round), "OR, round " + round);
+                    assertEquals(round + "5", single(concat, round), "||, round " + round);
+                }
+                assertEquals(before, Backend.globalStatus("Com_stmt_prepare"), "40 executes, not one more prepare");
+            }
+        }
+    }
+
+    private static String single(PreparedStatement statement, int param) throws SQLException {
+        statement.setInt(1, param);
+        try (ResultSet rs = statement.executeQuery()) {
+            assertTrue(rs.next());
+            return rs.getString(1);
         }
     }
 
@@ -533,14 +569,6 @@ class PreparedStatementIT {
     private static String cell(List<byte[]> response) {
         ErrPacket error = RawClient.error(response);
         return error != null ? error.errorCode() + " " + error.message() : binaryCell(response);
-    }
-
-    private static long backendStatus(String name) throws SQLException {
-        try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
-             ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
-            assertTrue(rs.next());
-            return rs.getLong(2);
-        }
     }
 
     @Test
@@ -577,11 +605,8 @@ class PreparedStatementIT {
                         (byte) (id >> 24)});
             }
             assertTrue(client.query("SELECT 1").size() > 1);
-            try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
-                 ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'Prepared_stmt_count'")) {
-                assertTrue(rs.next());
-                assertTrue(rs.getInt(2) <= 200, "backend statements stay bounded: " + rs.getInt(2));
-            }
+            long statements = Backend.globalStatus("Prepared_stmt_count");
+            assertTrue(statements <= 200, "backend statements stay bounded: " + statements);
         }
     }
 
