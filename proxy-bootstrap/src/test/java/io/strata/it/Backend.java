@@ -3,7 +3,9 @@ package io.strata.it;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * The real MariaDB server the integration tests share (one per test JVM, started on first use). Strata logs in as
@@ -71,8 +73,8 @@ final class Backend {
 
     /** A counter of MariaDB's {@code SHOW GLOBAL STATUS}, e.g. {@code Com_stmt_prepare}. */
     static long globalStatus(String name) throws SQLException {
-        try (Connection direct = direct(); java.sql.Statement st = direct.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
+        try (Connection direct = direct(); Statement st = direct.createStatement();
+             ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
             if (!rs.next()) {
                 throw new SQLException("no status variable " + name);
             }
