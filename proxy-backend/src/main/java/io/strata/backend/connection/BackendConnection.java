@@ -262,6 +262,14 @@ public final class BackendConnection {
             }
             before.otherState = statement.otherState;
         }
+        uncache(statement);
+    }
+
+    /**
+     * Leaves a statement out of the cache's books: in no chain, held by no connection, not counted. Caller holds the
+     * monitor.
+     */
+    private void uncache(BackendStatement statement) {
         statement.otherState = null;
         statement.cachedOn = null;
         statementCount--;
@@ -299,9 +307,7 @@ public final class BackendConnection {
     private void detach(BackendStatement head, List<BackendStatement> into) {
         for (BackendStatement statement = head, next; statement != null; statement = next) {
             next = statement.otherState;
-            statement.otherState = null;
-            statement.cachedOn = null;
-            statementCount--;
+            uncache(statement);
             if (into != null) {
                 into.add(statement);
             }
