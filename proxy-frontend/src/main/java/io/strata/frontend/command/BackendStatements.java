@@ -82,9 +82,10 @@ final class BackendStatements {
             return prepareHere(connection, statement);
         }
         boolean multi = connection.multiStatements();
-        return StateSync.sync(connection, null, parsedIn.names(), multi, parsedIn.variables(variables))
+        boolean autocommit = connection.autocommit();
+        return StateSync.sync(connection, null, parsedIn.names(), multi, autocommit, parsedIn.variables(variables))
                 .thenCompose(c -> prepareHere(c, statement))
-                .thenCompose(backend -> StateSync.sync(connection, null, names, multi, variables)
+                .thenCompose(backend -> StateSync.sync(connection, null, names, multi, autocommit, variables)
                         .thenApply(c -> backend));
     }
 

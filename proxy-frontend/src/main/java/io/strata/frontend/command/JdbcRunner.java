@@ -238,7 +238,7 @@ final class JdbcRunner implements StatementRunner {
             try {
                 if (connection == null) {
                     connection = pool.getConnection();
-                    context.jdbc().variables().sync(connection, wantedVariables());
+                    context.jdbc().variables().sync(connection, wantedVariables(), session.autocommit());
                 }
                 // HikariCP hands out a new wrapper per borrow: the same object is the same lease
                 if (session.needsLastInsertId(info, connection, 0)) {

@@ -199,7 +199,7 @@ final class RelayRunner implements StatementRunner {
     private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement,
                              SqlStatementInfo info) {
         return StateSync.inSync(connection, schema, session.names(), session.multiStatements(),
-                session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
+                session.autocommit(), session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
                 && !session.needsLastInsertId(info, connection, connection.lease());
     }
 
@@ -210,7 +210,7 @@ final class RelayRunner implements StatementRunner {
     private CompletableFuture<BackendConnection> prepareState(BackendConnection connection, String schema,
                                                              PreparedStatement statement, SqlStatementInfo info) {
         CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.names(),
-                session.multiStatements(), session.variables());
+                session.multiStatements(), session.autocommit(), session.variables());
         if (session.needsLastInsertId(info, connection, connection.lease())) {
             String set = session.lastInsertIdStatement();
             synced = synced.thenCompose(c -> StateSync.run(c,

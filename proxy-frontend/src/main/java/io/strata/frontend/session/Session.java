@@ -399,19 +399,21 @@ public final class Session {
     }
 
     /**
-     * Whether the backend connection must stay with this session after a statement: an open transaction, autocommit
-     * off, state on the server, warnings or an error the client may still ask for with SHOW WARNINGS, long data sent
-     * for the next execute, or an open cursor.
+     * Whether the backend connection must stay with this session after a statement: an open transaction, state on
+     * the server, warnings or an error the client may still ask for with SHOW WARNINGS, long data sent for the next
+     * execute, or an open cursor.
      */
     public boolean needsPinnedConnection() {
         return keepForWarnings || hasServerState();
     }
 
     /**
-     * Whether the session's backend connection holds what the session cannot lose: a transaction, autocommit off,
-     * server state, long data or a cursor. Kept warnings alone do not count: the next statement replaces them anyway.
+     * Whether the session's backend connection holds what the session cannot lose: a transaction, server state, long
+     * data or a cursor. Kept warnings alone do not count: the next statement replaces them anyway. Autocommit off
+     * does not either: between transactions (the server's IN_TRANS flag is down) the session's autocommit is made
+     * equal on whichever connection it borrows, as its other tracked variables are.
      */
     public boolean hasServerState() {
-        return inTransaction() || !autocommit() || holdsServerState || longDataPending || !openCursors.isEmpty();
+        return inTransaction() || holdsServerState || longDataPending || !openCursors.isEmpty();
     }
 }
