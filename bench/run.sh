@@ -45,6 +45,8 @@ OPT_TABLES=""
 OPT_TABLE_SIZE=""
 STRATA_DIST=""
 STRATA_POOL=64
+OPT_MANY_CLIENTS=""
+THINK_MS=10
 BASE_PORT=13306
 KEEP=0
 
@@ -75,6 +77,12 @@ Narrowing or changing the matrix (comma- or space-separated lists):
   --workloads LIST     sysbench scripts, default: $ALL_WORKLOADS
   --threads LIST       sysbench thread counts (client connections)
   --ps-modes LIST      sysbench --db-ps-mode values, of: $ALL_PS_MODES
+  --many-clients N     after the matrix, the many-clients cells: N clients running short
+                       transactions with --think-ms between them, autocommit on (BEGIN ...
+                       COMMIT) and off (SET AUTOCOMMIT = 0 at connect, as PyMySQL does),
+                       reported beside each other (bench/autocommit/transactions.lua;
+                       quick 200, full 500; 0 = none)
+  --think-ms N         pause of each many-clients client between transactions (default $THINK_MS)
   --tables N           number of sbtest tables
   --table-size N       rows per table
 
@@ -115,6 +123,8 @@ parse_args() {
             --table-size) need_value "$@"; OPT_TABLE_SIZE=$2; shift ;;
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
+            --many-clients) need_value "$@"; OPT_MANY_CLIENTS=$2; shift ;;
+            --think-ms) need_value "$@"; THINK_MS=$2; shift ;;
             --base-port) need_value "$@"; BASE_PORT=$2; shift ;;
             --keep) KEEP=1 ;;
             -h|--help) usage; exit 0 ;;
@@ -126,11 +136,12 @@ parse_args() {
     # The profile gives the defaults; explicit options win whatever their order.
     if [ "$MODE" = full ]; then
         TABLES=8; TABLE_SIZE=100000; THREADS="1 4 16 64"; CELL_TIME=10; WARMUP=20
-        BUFFER_POOL=1G
+        BUFFER_POOL=1G; MANY_CLIENTS=500
     else
         TABLES=4; TABLE_SIZE=10000; THREADS="4 16"; CELL_TIME=3; WARMUP=6
-        BUFFER_POOL=256M
+        BUFFER_POOL=256M; MANY_CLIENTS=200
     fi
+    MANY_CLIENTS=${OPT_MANY_CLIENTS:-$MANY_CLIENTS}
     TARGETS=${OPT_TARGETS:-$ALL_TARGETS}
     WORKLOADS=${OPT_WORKLOADS:-$ALL_WORKLOADS}
     PS_MODES=${OPT_PS_MODES:-$ALL_PS_MODES}
@@ -141,7 +152,8 @@ parse_args() {
     TABLE_SIZE=${OPT_TABLE_SIZE:-$TABLE_SIZE}
 
     local n t
-    for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" "$ROUNDS" $THREADS; do
+    for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" "$ROUNDS" "$MANY_CLIENTS" \
+            "$THINK_MS" $THREADS; do
         case "$n" in ''|*[!0-9]*) die "expected a whole number, got '$n'" ;; esac
     done
     [ "$CELL_TIME" -ge 1 ] || die "--time must be at least 1"
@@ -475,6 +487,16 @@ warm_up_with() {
     done
 }
 
+# What sysbench runs for a workload: its own OLTP scripts by name, and the many-clients
+# workloads as bench/autocommit/transactions.lua with their mode.
+workload_args() {
+    case "$1" in
+        autocommit_on|autocommit_off)
+            echo "$SCRIPT_DIR/autocommit/transactions.lua --autocommit=${1#autocommit_} --think-ms=$THINK_MS" ;;
+        *) echo "$1" ;;
+    esac
+}
+
 # Runs one cell and sets R_* to its results. Never exits on a failed sysbench.
 run_cell() {
     local workload=$1 ps=$2 threads=$3 target=$4 round=$5
@@ -492,7 +514,7 @@ run_cell() {
     # --verbosity=4 makes sysbench say when the server refused a prepared statement and it
     # fell back to client-side emulation (which would silently turn an "auto" cell into a
     # text-protocol one). timeout: a stuck proxy fails the cell instead of the whole run.
-    timeout --foreground -k 10 $((CELL_TIME + 60)) "$SYSBENCH" "$workload" "${SB_COMMON[@]}" \
+    timeout --foreground -k 10 $((CELL_TIME + 60)) "$SYSBENCH" $(workload_args "$workload") "${SB_COMMON[@]}" \
         --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads="$threads" \
         --time="$CELL_TIME" --report-interval=0 --percentile=95 --verbosity=4 \
         run > "$log" 2>&1 || rc=$?
@@ -691,6 +713,7 @@ main() {
     n_w=$(wc -w <<< "$WORKLOADS"); n_p=$(wc -w <<< "$PS_MODES")
     n_t=$(wc -w <<< "$THREADS"); n_g=$(wc -w <<< "$TARGETS")
     RUN_TOTAL=$((n_w * n_p * n_t * n_g * ROUNDS)) RUN_NO=0
+    [ "$MANY_CLIENTS" -gt 0 ] && RUN_TOTAL=$((RUN_TOTAL + 2 * n_p * n_g * ROUNDS))
     say "Running $RUN_TOTAL cells of ${CELL_TIME} s (about $(( RUN_TOTAL * (CELL_TIME + 1) / 60 + 1 )) min)"
     for w in $WORKLOADS; do
         for ps in $PS_MODES; do
@@ -699,6 +722,15 @@ main() {
             done
         done
     done
+    # The many-clients cells, autocommit on and off side by side: a session with autocommit
+    # off must share the pool between its transactions as one with it on does.
+    if [ "$MANY_CLIENTS" -gt 0 ]; then
+        for ps in $PS_MODES; do
+            for w in autocommit_on autocommit_off; do
+                run_rounds "$w" "$ps" "$MANY_CLIENTS"
+            done
+        done
+    fi
 
     mkdir -p "$RESULTS_DIR"
     local stamp csv txt
@@ -718,6 +750,11 @@ main() {
         echo "of mariadbd. q/cpu_s: queries per proxy CPU-second. s/direct, s/haprx: Strata's QPS over"
         echo "direct's and HAProxy's; s/h q/cpu: Strata's queries per CPU-second over HAProxy's."
         echo "db_us/q: mariadbd's CPU microseconds per query through the target (multiplexing lowers it)."
+        if [ "$MANY_CLIENTS" -gt 0 ]; then
+            echo "autocommit_on / autocommit_off: $MANY_CLIENTS clients, ${THINK_MS} ms between transactions; a transaction"
+            echo "is 4 statements with autocommit on (BEGIN) and 3 with it off: at equal transactions per"
+            echo "second, autocommit_off shows 3/4 of autocommit_on's QPS."
+        fi
     } | tee "$txt"
     echo
     say "Results: $csv"

@@ -33,7 +33,8 @@ public final class ConfigLoader {
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
                     "metrics");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases");
-    private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules");
+    private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
+            "exposeSchemas");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
     private static final String JDBC_URL = "a JDBC URL like jdbc:mariadb://host:3306/schema";
 
@@ -121,7 +122,8 @@ public final class ConfigLoader {
     public static DatabaseConfig loadDatabase(Path file) {
         YamlMap root = read(file);
         root.allowOnly(DATABASE_FILE_KEYS);
-        return new DatabaseConfig(root.string("databaseName"), dataSources(root), rules(root));
+        return new DatabaseConfig(root.string("databaseName"), dataSources(root), rules(root),
+                root.bool("exposeSchemas", false));
     }
 
     private static List<UserConfig> users(YamlMap root) {

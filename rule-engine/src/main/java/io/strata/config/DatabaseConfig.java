@@ -7,14 +7,24 @@ import java.util.Objects;
 /**
  * One logical database a client sees, with the physical data sources and the rules that route to them.
  *
- * @param dataSources keyed by data source name, in the order of the file
+ * @param dataSources   keyed by data source name, in the order of the file
+ * @param exposeSchemas clients of this database may also use the other schemas of its data sources as they are:
+ *                      USE, CREATE DATABASE and DROP DATABASE of a name that is no logical database go to the
+ *                      backend, whose account's privileges decide (a single-backend proxy's view); when false,
+ *                      CREATE and DROP DATABASE are refused, as no client could use the schema
  */
-public record DatabaseConfig(String databaseName, Map<String, DataSourceConfig> dataSources, List<RuleConfig> rules) {
+public record DatabaseConfig(String databaseName, Map<String, DataSourceConfig> dataSources, List<RuleConfig> rules,
+                             boolean exposeSchemas) {
 
     public DatabaseConfig {
         Objects.requireNonNull(databaseName, "databaseName");
         dataSources = Immutable.orderedMap(dataSources);
         rules = List.copyOf(rules);
+    }
+
+    /** A database that shows only itself. */
+    public DatabaseConfig(String databaseName, Map<String, DataSourceConfig> dataSources, List<RuleConfig> rules) {
+        this(databaseName, dataSources, rules, false);
     }
 
     /** The first data source: where statements go that no rule claims. */

@@ -64,8 +64,27 @@ class DatabaseConfigLoadingTest {
         var database = ConfigLoader.loadDatabase(file);
 
         assertEquals(List.of(), database.rules());
+        assertFalse(database.exposeSchemas());
         assertEquals("", database.defaultDataSource().password());
         assertEquals(64, database.defaultDataSource().maximumPoolSize());
+    }
+
+    @Test
+    void aDatabaseMayExposeItsBackendSchemas() {
+        Path file = write(dir, "config-shop.yaml", """
+                databaseName: shop
+                exposeSchemas: true
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://127.0.0.1/shop", username: app }
+                """);
+
+        assertEquals(true, ConfigLoader.loadDatabase(file).exposeSchemas());
+        assertRejected(dir, "config-shop.yaml", """
+                databaseName: shop
+                exposeSchemas: yes please
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://127.0.0.1/shop", username: app }
+                """, ConfigLoader::loadDatabase, "exposeSchemas", "expected true or false, got 'yes please'");
     }
 
     @Test
@@ -91,7 +110,7 @@ class DatabaseConfigLoadingTest {
         assertRejected(dir, "config-sbtest.yaml", """
                 databaseName: sbtest
                 datasources: {}
-                """, ConfigLoader::loadDatabase, "datasources", "one of databaseName, dataSources, rules");
+                """, ConfigLoader::loadDatabase, "datasources", "one of databaseName, dataSources, rules, exposeSchemas");
     }
 
     @Test

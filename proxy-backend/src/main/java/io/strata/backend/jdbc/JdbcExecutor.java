@@ -78,7 +78,7 @@ public final class JdbcExecutor {
      * A statement's own error goes to the sink (returns false); a failed connection (SQLSTATE class 08) is thrown
      * for the caller to drop it.
      */
-    static boolean statementError(SQLException e, ResultSink sink) throws SQLException {
+    public static boolean statementError(SQLException e, ResultSink sink) throws SQLException {
         if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
             throw e;
         }

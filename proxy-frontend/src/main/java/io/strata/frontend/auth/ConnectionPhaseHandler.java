@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.strata.config.UserConfig;
+import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.command.CommandHandler;
 import io.strata.frontend.packet.Responses;
@@ -226,28 +227,45 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         authenticated(ctx, next);
     }
 
+    /**
+     * The password was right: the session is logged in, and in the database it asked for, which a backend may have
+     * to confirm first (a schema of a logical database that exposes them); reading the client waits meanwhile.
+     */
     private void authenticated(ChannelHandlerContext ctx, int next) {
         UserConfig user = context.authenticator().user(response.username()).orElseThrow();
+        session.login(user.name(), capabilities, mariaDbCapabilities, response.characterSet());
         String database = response.database();
-        if (database != null) {
-            checkDatabase(context, user, session.remoteHost(), database);
+        if (database == null) {
+            loggedIn(ctx, next);
+            return;
         }
+        ctx.channel().config().setAutoRead(false);
+        Databases.resolve(context, user, session.remoteHost(), database, null, session.flavor(),
+                ctx.channel().eventLoop()).whenComplete((choice, error) -> onLoop(ctx, () -> {
+                    ctx.channel().config().setAutoRead(true);
+                    if (error != null) {
+                        fail(ctx, next, MySQLException.toErrPacket(error));
+                        return;
+                    }
+                    session.use(choice.database(), choice.schema());
+                    loggedIn(ctx, next);
+                }));
+    }
+
+    private void loggedIn(ChannelHandlerContext ctx, int next) {
         if (timeout != null) {
             timeout.cancel(false);
         }
-        session.login(user.name(), capabilities, mariaDbCapabilities, response.characterSet(), database);
         context.sessions().add(session);
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
         ctx.pipeline().replace(this, "command", new CommandHandler(context, session));
     }
 
-    /** MySQL's order: an unknown database is 1049 for users who may see every database, 1044 for the others. */
-    public static void checkDatabase(FrontendContext context, UserConfig user, String host, String database) {
-        if (!user.mayUse(database)) {
-            throw ErrorCode.DB_ACCESS_DENIED.exception(user.name(), host, database);
-        }
-        if (!context.config().databases().containsKey(database)) {
-            throw ErrorCode.BAD_DB.exception(database);
+    private static void onLoop(ChannelHandlerContext ctx, Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
         }
     }
 

@@ -5,7 +5,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.backend.connection.StateSync;
+import io.strata.config.DatabaseConfig;
 import io.strata.config.UserConfig;
+import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
@@ -230,20 +233,31 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 return;
             }
         }
-        route(frame, next, ResponseKind.QUERY, sql, info);
+        String schemaStatementIn = info.kind() == SqlKind.DDL ? Databases.schemaStatementDatabase(context, user(),
+                session.remoteHost(), info, session.database()) : null;
+        route(frame, next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
+                : currentDatabase());
     }
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
     private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
-        StatementRunner.Command command = routed(frame, next, kind, sql, info, currentDatabase());
+        route(frame, next, kind, sql, info, currentDatabase());
+    }
+
+    private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info,
+                       String database) {
+        StatementRunner.Command command = routed(frame.payload(), next, kind, sql, info, database,
+                database.equals(session.database()) ? session.schema() : null);
         (kind == ResponseKind.QUERY ? runner : relayRunner).run(command);
     }
 
-    private StatementRunner.Command routed(MySQLFrame frame, int next, ResponseKind kind, String sql,
-                                           SqlStatementInfo info, String database) {
-        boolean keepsState = kind == null || kind == ResponseKind.QUERY && frame.payload().getUnsignedByte(
-                frame.payload().readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
-                && ComStmtExecute.opensCursor(frame.payload());
+    /** @param schema the backend schema to run in, or null for the data source's own */
+    /** @param payload the command's payload, of which the routed command takes a reference of its own */
+    private StatementRunner.Command routed(ByteBuf payload, int next, ResponseKind kind, String sql,
+                                           SqlStatementInfo info, String database, String schema) {
+        boolean keepsState = kind == null || kind == ResponseKind.QUERY && payload.getUnsignedByte(
+                payload.readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
+                && ComStmtExecute.opensCursor(payload);
         StatementContext routing = new StatementContext(database, info,
                 session.inTransaction() || !session.autocommit(), runner.pinnedDataSource(), keepsState,
                 kind == ResponseKind.PREPARE, session.routeState());
@@ -251,8 +265,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
         }
-        return new StatementRunner.Command(database, route.first().dataSource(),
-                frame.payload().retainedDuplicate(), sql, kind, info, next, routing, route.retryable());
+        return new StatementRunner.Command(database, schema, route.first().dataSource(),
+                payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable());
     }
 
     /** See {@link StatementRunner.Completion#reroute}. */
@@ -290,7 +304,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
         SqlStatementInfo info = SqlClassifier.classify(ascii ? text
                 : payload.toString(start, length, StandardCharsets.UTF_8));
-        runner.prepare(routed(frame, next, ResponseKind.PREPARE, text, info, currentDatabase()),
+        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), session.schema()),
                 session.nextStatementId());
     }
 
@@ -312,8 +326,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             return;
         }
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
-        runner.runStatement(routed(frame, next, kind, statement.sql(), statement.info(), statement.database()),
-                statement);
+        runner.runStatement(routed(frame.payload(), next, kind, statement.sql(), statement.info(), statement.database(),
+                statement.schema()), statement);
     }
 
     private void closeStatement(ByteBuf payload) {
@@ -328,18 +342,45 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (session.database() != null) {
             return session.database();
         }
-        // No database selected: statements that name their tables fully still run, on the first database the user
-        // may use, and DATABASE() says NULL as it would on MySQL.
-        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
-        return context.config().databases().keySet().stream().filter(user::mayUse).findFirst()
-                .orElseThrow(() -> ErrorCode.NO_DB.exception());
+        // No database selected: statements that name their tables fully still run (Databases.defaultFor says
+        // where), and DATABASE() says NULL as it would on MySQL.
+        String database = Databases.defaultFor(context, user());
+        if (database == null) {
+            throw ErrorCode.NO_DB.exception();
+        }
+        return database;
     }
 
+    private UserConfig user() {
+        return context.authenticator().user(session.user()).orElseThrow();
+    }
+
+    /**
+     * USE and COM_INIT_DB: a logical database at once; a schema of the session's logical database's data sources
+     * where that database exposes them, as {@code USE `name`} on the session's own connection, whose answer the
+     * client gets (the runner then follows the session into it: {@link Session#use}).
+     */
     private void initDb(String database, int next) {
-        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
-        ConnectionPhaseHandler.checkDatabase(context, user, session.remoteHost(), database);
-        session.database(database);
-        ok(next);
+        UserConfig user = user();
+        if (user.mayUse(database) && context.config().databases().containsKey(database)) {
+            session.use(database, null);
+            ok(next);
+            return;
+        }
+        DatabaseConfig exposing = Databases.exposing(context, user, session.database());
+        if (exposing == null) {
+            // MySQL's order: an unknown database is 1049 for users who may see every database, 1044 for the others
+            throw user.mayUse(database) ? ErrorCode.BAD_DB.exception(database)
+                    : ErrorCode.DB_ACCESS_DENIED.exception(user.name(), session.remoteHost(), database);
+        }
+        String use = "USE `" + database.replace("`", "``") + "`";
+        ByteBuf payload = StateSync.command(ctx.alloc(), CommandType.COM_QUERY, use);
+        try {
+            runner.run(routed(payload, next, ResponseKind.QUERY, use, SqlClassifier.classify(use),
+                    exposing.databaseName(), null));
+        } finally {
+            payload.release();
+        }
     }
 
     private void ok(int next) {

@@ -66,13 +66,13 @@ final class JdbcResultWriter implements ResultSink {
 
     @Override
     public void columns(List<ColumnMetadata> columns, int statusFlags) {
-        resultHeader(columns, statusFlags, true);
+        resultHeader(columns, forClient(statusFlags), true);
         rows = 0;
     }
 
     @Override
     public void cursorOpened(List<ColumnMetadata> columns, int statusFlags, int warnings) {
-        resultHeader(columns, statusFlags, false);
+        resultHeader(columns, forClient(statusFlags), false);
         endOfRows(statusFlags, warnings);
         foundRows = ResponseSummary.UNCHANGED; // the cursor's rows come later, by fetch
         finish();
@@ -119,13 +119,14 @@ final class JdbcResultWriter implements ResultSink {
         ok.writeByte(0x00).writeIntLE(statementId).writeShortLE(shape.columns().size())
                 .writeShortLE(shape.params().size()).writeByte(0).writeShortLE(Math.min(shape.warnings(), 0xFFFF));
         write(ok);
+        int status = forClient(shape.statusFlags());
         if (!shape.params().isEmpty()) {
-            definitions(shape.params(), shape.statusFlags(), true);
+            definitions(shape.params(), status, true);
         }
         if (!shape.columns().isEmpty()) {
-            definitions(shape.columns(), shape.statusFlags(), true);
+            definitions(shape.columns(), status, true);
         }
-        remember(shape.statusFlags(), shape.warnings());
+        remember(status, shape.warnings());
     }
 
     @Override
@@ -146,7 +147,8 @@ final class JdbcResultWriter implements ResultSink {
     }
 
     @Override
-    public void endOfRows(int statusFlags, int warnings) {
+    public void endOfRows(int serverStatus, int warnings) {
+        int statusFlags = forClient(serverStatus);
         remember(statusFlags, warnings);
         rowCount = -1;
         foundRows = rows;
@@ -163,7 +165,8 @@ final class JdbcResultWriter implements ResultSink {
     }
 
     @Override
-    public void update(long affectedRows, long lastInsertId, int statusFlags, int warnings) {
+    public void update(long affectedRows, long lastInsertId, int serverStatus, int warnings) {
+        int statusFlags = forClient(serverStatus);
         writePending(true);
         remember(statusFlags, warnings);
         rowCount = affectedRows;
@@ -231,6 +234,15 @@ final class JdbcResultWriter implements ResultSink {
 
     boolean failed() {
         return failed;
+    }
+
+    /**
+     * The driver has the server track session state, so its status flags may say SESSION_STATE_CHANGED; the OK
+     * Strata writes carries no state information (it offers clients no CLIENT_SESSION_TRACK), and a client that
+     * reads the flag would look for it (libmariadb: "malformed packet").
+     */
+    private static int forClient(int serverStatus) {
+        return serverStatus & ~ServerStatus.SESSION_STATE_CHANGED;
     }
 
     private void remember(int statusFlags, int warnings) {

@@ -240,6 +240,7 @@ final class JdbcRunner implements StatementRunner {
                     connection = pool.getConnection();
                     context.jdbc().variables().sync(connection, wantedVariables(), session.autocommit());
                 }
+                boolean inSchema = useSchema(connection, command, out);
                 // HikariCP hands out a new wrapper per borrow: the same object is the same lease
                 if (session.needsLastInsertId(info, connection, 0)) {
                     try (Statement set = connection.createStatement()) {
@@ -247,8 +248,13 @@ final class JdbcRunner implements StatementRunner {
                     }
                     session.lastInsertIdGiven(connection, 0);
                 }
-                work.run(connection);
+                if (inSchema) {
+                    work.run(connection);
+                }
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
+                if (!out.failed()) {
+                    session.ranOnBackend(command.database(), info);
+                }
                 if (info != null) { // a query or an execute: prepares, fetches and resets leave the counts
                     session.counted(info, out.rowCount(), out.foundRows());
                 }
@@ -321,6 +327,30 @@ final class JdbcRunner implements StatementRunner {
             LOG.debug("session {}: {}", session.connectionId(), e.getMessage());
             session.holdsServerState(true);
             pinnedDirty = true;
+        }
+    }
+
+    /**
+     * Puts the connection in the command's schema; false when the server refused (the client has its error). The
+     * driver follows the connection's schema from the server's
+     * session tracking, so this costs a round trip only when it differs; it is set on the driver's own connection,
+     * out of HikariCP's sight, which would otherwise set it back at every return to the pool.
+     */
+    private boolean useSchema(Connection connection, Command command, JdbcResultWriter out) throws SQLException {
+        String schema = command.schemaOn(context.config().databases().get(command.database()).dataSources()
+                .get(command.dataSource()).schema());
+        if (schema.isEmpty()) {
+            return true;
+        }
+        org.mariadb.jdbc.Connection driver = connection.unwrap(org.mariadb.jdbc.Connection.class);
+        if (schema.equals(driver.getCatalog())) {
+            return true;
+        }
+        try {
+            driver.setCatalog(schema);
+            return true;
+        } catch (SQLException e) {
+            return JdbcExecutor.statementError(e, out); // the server's word (the schema is gone), else rethrown
         }
     }
 
@@ -455,7 +485,8 @@ final class JdbcRunner implements StatementRunner {
                 return;
             }
             statements.put(clientId, new JdbcStatement(sql, sqlMode));
-            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), command.database(), null,
+            session.prepared(new PreparedStatement(clientId, command.sql(), command.info(), command.database(),
+                    command.schema(), null,
                     shape.params().size(), shape.columns().size()));
             out.prepared(clientId, shape);
         });

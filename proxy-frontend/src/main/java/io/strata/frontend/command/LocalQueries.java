@@ -1,6 +1,7 @@
 package io.strata.frontend.command;
 
 import io.strata.config.UserConfig;
+import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
@@ -66,7 +67,7 @@ final class LocalQueries {
             case "DATABASE", "SCHEMA" -> {
                 int collation = session.resultsCollation();
                 yield Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column, mariaDb,
-                        collation, Charsets.maxBytesPerChar(collation)), session.database()));
+                        collation, Charsets.maxBytesPerChar(collation)), session.databaseShown()));
             }
             case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
@@ -113,8 +114,15 @@ final class LocalQueries {
                 || name.equals("@@session.strata_read_from");
     }
 
+    /**
+     * SHOW DATABASES: the logical databases the user may use; in one that exposes its backend's schemas, the
+     * backend's answer (the schemas its account sees), as a client of that backend expects.
+     */
     private static Optional<LocalResultSet> showDatabases(FrontendContext context, Session session, List<String> t) {
         UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        if (Databases.exposing(context, user, session.database()) != null) {
+            return Optional.empty();
+        }
         Pattern like = t.size() >= 4 && t.get(2).equalsIgnoreCase("LIKE") ? likePattern(t.get(3)) : null;
         if (t.size() > 2 && like == null) {
             return Optional.empty();

@@ -20,6 +20,7 @@ import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.ServerStatus;
+import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
@@ -66,7 +67,11 @@ final class RelayRunner implements StatementRunner {
     public void run(Command command) {
         withConnection(command, null, error -> { }, this::run, connection ->
                 start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
-                        summary -> { }, Retry.of(command, this::run)));
+                        summary -> {
+                            if (!summary.failed()) {
+                                session.ranOnBackend(command.database(), command.info());
+                            }
+                        }, Retry.of(command, this::run)));
     }
 
     /**
@@ -84,7 +89,7 @@ final class RelayRunner implements StatementRunner {
                         command.payload().release();
                         ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));
                         session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                command.database(), cached.parsedIn(), cached.params(), cached.columns()));
+                                command.database(), command.schema(), cached.parsedIn(), cached.params(), cached.columns()));
                         keepOrRelease(connection);
                         ctx.channel().flush();
                         completion.done();
@@ -100,7 +105,7 @@ final class RelayRunner implements StatementRunner {
                                 BackendStatement statement = capture.statement();
                                 connection.statement(command.sql(), statement);
                                 session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
-                                        command.database(), statement.parsedIn(), statement.params(),
+                                        command.database(), command.schema(), statement.parsedIn(), statement.params(),
                                         statement.columns()));
                             }, null);
                 });
@@ -143,7 +148,7 @@ final class RelayRunner implements StatementRunner {
                                 Consumer<Command> rerun, Consumer<BackendConnection> then) {
         Runnable retry = () -> rerun.accept(command);
         BackendPool pool = context.backends().pool(command.database(), command.dataSource());
-        String schema = pool.config().schema();
+        String schema = command.schemaOn(pool.config().schema());
         BackendConnection ready;
         try {
             ready = take(pool);
@@ -428,6 +433,12 @@ final class RelayRunner implements StatementRunner {
         if (info != null) {
             if (info.pinsSession()) {
                 connection.markDirty();
+            }
+            if (info.droppedSchema() != null && !summary.failed()) {
+                connection.schema(null); // if it was this connection's, the server left it in none
+            }
+            if (info.kind() == SqlKind.USE && !info.multiStatement() && !summary.failed()) {
+                connection.schema(SqlClassifier.unquote(info.token(1)));
             }
             if (info.charset() != null && !summary.failed()) {
                 connection.names(info.charset());

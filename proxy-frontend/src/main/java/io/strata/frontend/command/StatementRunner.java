@@ -17,6 +17,8 @@ interface StatementRunner {
     /**
      * One routed command.
      *
+     * @param schema  the backend schema it runs in when not its data source's own (a USE of a schema where the
+     *                logical database exposes them), else null
      * @param payload the command packet's payload (retained for the runner, which releases it)
      * @param sql     the statement text of a COM_QUERY; of a COM_STMT_PREPARE and a prepared statement's commands,
      *                the statement's bytes one char per byte ({@link io.strata.frontend.session.PreparedStatement#sql});
@@ -27,13 +29,18 @@ interface StatementRunner {
      * @param retryable the command has no effect (a read): when its data source proves dead before the command
      *                  could run, it may go to another
      */
-    record Command(String database, String dataSource, ByteBuf payload, String sql, ResponseKind kind,
-                   SqlStatementInfo info, int next, StatementContext routing, boolean retryable) {
+    record Command(String database, String schema, String dataSource, ByteBuf payload, String sql,
+                   ResponseKind kind, SqlStatementInfo info, int next, StatementContext routing, boolean retryable) {
 
         /** The same command for another data source, with {@code payload} (the runner's to release). */
         Command to(String otherDataSource, boolean stillRetryable, ByteBuf otherPayload) {
-            return new Command(database, otherDataSource, otherPayload, sql, kind, info, next, routing,
+            return new Command(database, schema, otherDataSource, otherPayload, sql, kind, info, next, routing,
                     stillRetryable);
+        }
+
+        /** The backend schema it runs in on a data source whose own is {@code dataSourceSchema}. */
+        String schemaOn(String dataSourceSchema) {
+            return schema != null ? schema : dataSourceSchema;
         }
     }
 

@@ -15,6 +15,7 @@ public final class PreparedStatement {
     private final String sql;
     private final SqlStatementInfo info;
     private final String database;
+    private final String schema;
     private final ParseState parsedIn;
     private final int params;
     private final int columns;
@@ -27,13 +28,17 @@ public final class PreparedStatement {
     private BackendConnection lastConnection;
     private BackendStatement lastBackend;
 
-    /** @param parsedIn what the server parsed it in (the relay's; null on the JDBC executor, whose driver prepares) */
-    public PreparedStatement(int id, String sql, SqlStatementInfo info, String database, ParseState parsedIn,
-                             int params, int columns) {
+    /**
+     * @param schema   the backend schema the session had USEd when it prepared it ({@link Session#schema()}), or null
+     * @param parsedIn what the server parsed it in (the relay's; null on the JDBC executor, whose driver prepares)
+     */
+    public PreparedStatement(int id, String sql, SqlStatementInfo info, String database, String schema,
+                             ParseState parsedIn, int params, int columns) {
         this.id = id;
         this.sql = sql;
         this.info = info;
         this.database = database;
+        this.schema = schema;
         this.parsedIn = parsedIn;
         this.params = params;
         this.columns = columns;
@@ -59,6 +64,11 @@ public final class PreparedStatement {
     /** The logical database it was prepared in: it runs there whatever the session USEs later, as on the server. */
     public String database() {
         return database;
+    }
+
+    /** The backend schema it was prepared in, when the session had USEd one ({@link Session#schema()}), else null. */
+    public String schema() {
+        return schema;
     }
 
     /**

@@ -3,6 +3,8 @@ package io.strata.frontend.session;
 import io.netty.channel.Channel;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
+import io.strata.rule.sql.SqlClassifier;
+import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 
 import java.net.InetSocketAddress;
@@ -43,6 +45,8 @@ public final class Session {
     private String names;
     private String charset;
     private String database;
+    /** A backend schema the session USEd in place of its logical database's own (exposeSchemas), else null. */
+    private String schema;
     private boolean multiStatements;
     private int statusFlags = ServerStatus.AUTOCOMMIT;
     private long lastInsertId;
@@ -92,12 +96,12 @@ public final class Session {
     }
 
     /** After authentication (and again after COM_CHANGE_USER). */
-    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId, String database) {
+    public void login(String user, int capabilities, int mariaDbCapabilities, int collationId) {
         this.user = user;
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
         this.loginNames = Charsets.namesOfCollation(collationId);
-        database(database);
+        use(null, null); // the connection phase chooses one next, if the client asked for one
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
         foundRows = 0; // COM_RESET_CONNECTION keeps it, as the server does
         resetState();
@@ -240,16 +244,50 @@ public final class Session {
         return Charsets.defaultCollation(results == null ? "utf8mb3" : results);
     }
 
+    /** The logical database the session is in, or null before it chose one. */
     public String database() {
         return database;
     }
 
     /**
-     * Interned: every statement looks its database's rule chain up by this name, and the lookup then finds the
-     * configuration's own String by identity instead of comparing a session's copy byte by byte.
+     * The backend schema its statements run in when not its data sources' own: one the session USEd that is no
+     * logical database, in a logical database that exposes its backend schemas. Null otherwise.
      */
-    public void database(String database) {
+    public String schema() {
+        return schema;
+    }
+
+    /**
+     * A statement ran on a backend of {@code database} and succeeded. After a single USE (Strata sends one to a
+     * backend only for a schema of a database that exposes them) the session is in that schema. After a DROP
+     * DATABASE of the schema it was in, it is back in its logical database's own (the server would leave it in
+     * none, which a pooled connection cannot be given back).
+     */
+    public void ranOnBackend(String database, SqlStatementInfo info) {
+        if (info == null) {
+            return;
+        }
+        if (info.kind() == SqlKind.USE && !info.multiStatement()) {
+            use(database, SqlClassifier.unquote(info.token(1)));
+        } else if (schema != null && schema.equals(info.droppedSchema())) {
+            use(this.database, null);
+        }
+    }
+
+    /** What {@code SELECT DATABASE()} says: the schema the session USEd, else its logical database (or null). */
+    public String databaseShown() {
+        return schema != null ? schema : database;
+    }
+
+    /**
+     * USE: the session is in the logical database {@code database}, on its data sources' own schemas
+     * ({@code schema} null) or on another schema of theirs. The name is interned: every statement looks its
+     * database's rule chain up by it, and the lookup then finds the configuration's own String by identity instead
+     * of comparing a session's copy byte by byte.
+     */
+    public void use(String database, String schema) {
         this.database = database == null ? null : database.intern();
+        this.schema = schema;
     }
 
     public boolean multiStatements() {

@@ -75,6 +75,18 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
         return kind == SqlKind.SHOW && !multiStatement && (tokenIs(1, "WARNINGS") || tokenIs(1, "ERRORS"));
     }
 
+    /**
+     * The schema a single {@code DROP DATABASE | SCHEMA [IF EXISTS] name} drops, unquoted, else null: the server
+     * leaves a connection that was in it in none.
+     */
+    public String droppedSchema() {
+        if (kind != SqlKind.DDL || multiStatement || !tokenIs(0, "DROP")
+                || !(tokenIs(1, "DATABASE") || tokenIs(1, "SCHEMA"))) {
+            return null;
+        }
+        return SqlClassifier.unquote(token(tokenIs(2, "IF") ? 4 : 2));
+    }
+
     /** The token at {@code index}, or "" past the end. */
     public String token(int index) {
         return index < tokens.size() ? tokens.get(index) : "";
