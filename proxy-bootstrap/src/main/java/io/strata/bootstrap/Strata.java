@@ -21,6 +21,7 @@ import io.strata.frontend.netty.Tls;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
+import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
@@ -137,7 +138,7 @@ public final class Strata implements AutoCloseable {
             HealthRegistry health = new HealthRegistry();
             for (DatabaseConfig database : resolved.databases().values()) {
                 chains.put(database.databaseName(), RuleChain.of(database,
-                        "config-" + database.databaseName() + ".yaml", health));
+                        "config-" + database.databaseName() + ".yaml", health, BuiltInRules.factories()));
                 database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
             }
             int threads = resolved.server().workerThreads();

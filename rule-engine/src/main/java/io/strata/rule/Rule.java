@@ -1,11 +1,9 @@
 package io.strata.rule;
 
 /**
- * One rule of a logical database's chain. A routing rule creates route units; a decorating rule (read/write
- * splitting, shadow) changes the data sources of the units it is given.
+ * One rule of a logical database's chain: a {@link RoutingRule} creates route units, a {@link DecoratingRule}
+ * changes the data sources of the units it is given (ShardingSphere's split). Rules are pure: they read the
+ * statement and the session's facts and return a route; they count nothing and touch no session or connection.
  */
-public interface Rule {
-
-    /** @param routed what the rules before this one decided (the pass-through route at the start of the chain) */
-    RouteResult route(StatementContext context, RouteResult routed);
+public sealed interface Rule permits RoutingRule, DecoratingRule {
 }

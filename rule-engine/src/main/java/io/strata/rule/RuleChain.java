@@ -3,37 +3,53 @@ package io.strata.rule;
 import io.strata.config.ConfigException;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
+import io.strata.rule.DecoratingRule.Placement;
+import io.strata.rule.StatementContext.Hold;
 import io.strata.rule.health.HealthRegistry;
-import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
+import io.strata.rule.sql.SqlKind;
+import io.strata.rule.sql.SqlStatementInfo;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The rules of one logical database, applied in order to the pass-through route (every statement to the first data
- * source). An empty chain is that pass-through: the empty-rule proxy.
+ * The rules of one logical database. The routing rules, in order, turn the pass-through route (every statement to
+ * the first data source) into units; then the decorating rules, in order, place each unit on a data source. An
+ * empty chain is the pass-through: the empty-rule proxy.
+ *
+ * <p>"A session holding server-side state stays where that state is" is enforced here, once: where a decorating
+ * rule chooses among data sources of the same data, a session holding state on one of them stays on it, whatever
+ * the rule would have chosen.
  */
 public final class RuleChain {
 
-    private final List<Rule> rules;
+    private final List<RoutingRule> routing = new ArrayList<>();
+    private final List<DecoratingRule> decorating = new ArrayList<>();
     private final RouteResult passThrough;
 
     public RuleChain(String defaultDataSource, List<Rule> rules) {
-        this.rules = List.copyOf(rules);
+        for (Rule rule : rules) {
+            switch (rule) {
+                case RoutingRule r -> routing.add(r);
+                case DecoratingRule d -> decorating.add(d);
+            }
+        }
         this.passThrough = RouteResult.single(defaultDataSource);
     }
 
-    /** Builds the chain of a logical database with a registry of its own (for tools and tests). */
-    public static RuleChain of(DatabaseConfig database, String file) {
-        return of(database, file, new HealthRegistry());
-    }
-
-    /** Builds the chain of a logical database; an unknown rule type fails with the file, key and known types. */
-    public static RuleChain of(DatabaseConfig database, String file, HealthRegistry health) {
-        Map<String, RuleFactory> factories = factories();
+    /**
+     * Builds the chain of a logical database from the rule factories the caller hands in (the built-in ones) and
+     * those found on the class path ({@link ServiceLoader}); an unknown rule type fails with the file, key and known
+     * types.
+     */
+    public static RuleChain of(DatabaseConfig database, String file, HealthRegistry health,
+                               Collection<RuleFactory> builtIn) {
+        Map<String, RuleFactory> factories = factories(builtIn);
         List<Rule> rules = new ArrayList<>();
         for (int i = 0; i < database.rules().size(); i++) {
             RuleConfig config = database.rules().get(i);
@@ -47,10 +63,9 @@ public final class RuleChain {
         return new RuleChain(database.defaultDataSource().name(), rules);
     }
 
-    private static Map<String, RuleFactory> factories() {
+    private static Map<String, RuleFactory> factories(Collection<RuleFactory> builtIn) {
         Map<String, RuleFactory> factories = new TreeMap<>();
-        // Built-in rules are registered here; plugins come from the class path.
-        factories.put(ReadWriteSplittingRuleFactory.TYPE, new ReadWriteSplittingRuleFactory());
+        builtIn.forEach(factory -> factories.put(factory.type(), factory));
         for (RuleFactory factory : ServiceLoader.load(RuleFactory.class)) {
             factories.put(factory.type(), factory);
         }
@@ -58,14 +73,58 @@ public final class RuleChain {
     }
 
     public boolean isEmpty() {
-        return rules.isEmpty();
+        return routing.isEmpty() && decorating.isEmpty();
     }
 
     public RouteResult route(StatementContext context) {
         RouteResult routed = passThrough;
-        for (Rule rule : rules) {
+        for (RoutingRule rule : routing) {
             routed = rule.route(context, routed);
         }
-        return routed;
+        return decorating.isEmpty() ? routed : decorate(routed, context);
+    }
+
+    private RouteResult decorate(RouteResult routed, StatementContext context) {
+        List<RouteUnit> units = new ArrayList<>(routed.units().size());
+        boolean retryable = routed.retryable();
+        for (RouteUnit unit : routed.units()) {
+            String dataSource = unit.dataSource();
+            for (DecoratingRule rule : decorating) {
+                String held = heldAmong(rule.sameData(dataSource), context);
+                if (held != null) {
+                    dataSource = held;
+                    retryable = false; // what the session holds there cannot move
+                    continue;
+                }
+                Placement placement = rule.place(dataSource, context);
+                if (placement != null) {
+                    dataSource = placement.dataSource();
+                    retryable = retryable || routed.isSingle() && placement.retryable();
+                }
+            }
+            units.add(unit.on(dataSource));
+        }
+        return routed.withUnits(units, retryable);
+    }
+
+    /**
+     * The data source among {@code sameData} where the session holds what the statement must find: any state, or
+     * only warnings when the statement is a read or a SHOW (SHOW WARNINGS reads them); null when there is none.
+     */
+    private static String heldAmong(Set<String> sameData, StatementContext context) {
+        if (context.held().isEmpty() || sameData.isEmpty()) {
+            return null;
+        }
+        for (Map.Entry<String, Hold> hold : context.held().entrySet()) {
+            if (sameData.contains(hold.getKey()) && (hold.getValue() == Hold.STATE || staysForWarnings(context))) {
+                return hold.getKey();
+            }
+        }
+        return null;
+    }
+
+    private static boolean staysForWarnings(StatementContext context) {
+        SqlStatementInfo info = context.statement();
+        return info != null && (info.kind() == SqlKind.SHOW || info.readOnly());
     }
 }

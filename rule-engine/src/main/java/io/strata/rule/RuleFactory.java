@@ -5,8 +5,8 @@ import io.strata.config.RuleConfig;
 import io.strata.rule.health.HealthRegistry;
 
 /**
- * Builds the rule of one YAML {@code type}. Built-in rules are registered explicitly in {@link RuleChain}; third-party
- * ones are found with {@link java.util.ServiceLoader}.
+ * Builds the rule of one YAML {@code type}. The bootstrap hands the built-in ones to {@link RuleChain#of};
+ * third-party ones are found with {@link java.util.ServiceLoader}.
  */
 public interface RuleFactory {
 

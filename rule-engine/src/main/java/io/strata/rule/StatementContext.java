@@ -2,24 +2,35 @@ package io.strata.rule;
 
 import io.strata.rule.sql.SqlStatementInfo;
 
+import java.util.Map;
+
 /**
  * What a rule may know of a statement: the logical database it runs in, what the classifier found, and the session
- * facts routing depends on.
+ * facts routing depends on. Read only: rules change nothing here.
  *
- * @param statement        what the classifier found; null for commands without SQL (COM_FIELD_LIST...)
- * @param inTransaction    the session is inside a transaction (explicit, or autocommit off)
- * @param pinnedDataSource the data source holding this session's server-side state (transaction, temporary tables,
- *                         user variables, locks...), where its statements must run; null when it holds none
- * @param keepsState       the command leaves state on its connection (a cursor, long data) that later commands need
- * @param prepare          a COM_STMT_PREPARE: nothing runs yet, so it counts neither as a read nor as a write
- * @param session          routing's memory of the session
+ * @param statement     what the classifier found; null for commands without SQL (COM_FIELD_LIST...)
+ * @param inTransaction the session is inside a transaction (explicit, or autocommit off)
+ * @param held          the data sources where the session holds server-side state, and of what kind
+ * @param keepsState    the command leaves state on its connection (a cursor, long data) that later commands need
+ * @param session       what routing remembers of the session (its read switch, its last write)
  */
 public record StatementContext(String database, SqlStatementInfo statement, boolean inTransaction,
-                               String pinnedDataSource, boolean keepsState, boolean prepare,
-                               SessionRouteState session) {
+                               Map<String, Hold> held, boolean keepsState, SessionRouteState session) {
+
+    /** What a session holds on a data source's connection. */
+    public enum Hold {
+        /** A transaction, session variables, locks, temporary tables...: the session's statements must go there. */
+        STATE,
+        /** Only the last statement's warnings: reads and SHOW WARNINGS stay there, anything else may go elsewhere. */
+        WARNINGS
+    }
+
+    public StatementContext {
+        held = held == null || held.isEmpty() ? Map.of() : Map.copyOf(held);
+    }
 
     /** A plain statement of a session without state. */
     public StatementContext(String database, SqlStatementInfo statement, boolean inTransaction) {
-        this(database, statement, inTransaction, null, false, false, new SessionRouteState());
+        this(database, statement, inTransaction, Map.of(), false, new SessionRouteState());
     }
 }

@@ -27,6 +27,7 @@ import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.OkPacket;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
+import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
@@ -71,6 +72,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * every command cost a cold cache line each (2-6% of Strata's user time at 64 clients).
      */
     private boolean readingMayBePaused = true;
+    /** The data source the current statement runs on, counted there until it ends; null when none. */
+    private DataSourceStatus running;
+    private boolean runningWrite;
     private volatile boolean closed;
 
     public CommandHandler(FrontendContext context, Session session) {
@@ -161,7 +165,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** The current command has been answered completely; the next may run. */
     private void done() {
         localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
-        session.routeState().done();
+        finishRunning();
         busy = false;
         runQueued();
     }
@@ -258,15 +262,40 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         boolean keepsState = kind == null || kind == ResponseKind.QUERY && payload.getUnsignedByte(
                 payload.readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
                 && ComStmtExecute.opensCursor(payload);
+        String pinned = runner.pinnedDataSource();
+        Map<String, StatementContext.Hold> held = pinned == null ? Map.of() : Map.of(pinned,
+                session.hasServerState() ? StatementContext.Hold.STATE : StatementContext.Hold.WARNINGS);
         StatementContext routing = new StatementContext(database, info,
-                session.inTransaction() || !session.autocommit(), runner.pinnedDataSource(), keepsState,
-                kind == ResponseKind.PREPARE, session.routeState());
+                session.inTransaction() || !session.autocommit(), held, keepsState, session.routeState());
         RouteResult route = context.ruleChain(database).route(routing);
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
         }
+        if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
+            started(database, route.first().dataSource(), info != null && info.mayWrite());
+        }
         return new StatementRunner.Command(database, schema, route.first().dataSource(),
                 payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable());
+    }
+
+    /** Counts the statement as running on its data source (SHOW STRATA DATA SOURCES, LEAST_ACTIVE, metrics). */
+    private void started(String database, String dataSource, boolean write) {
+        finishRunning();
+        running = context.health().status(database, dataSource);
+        runningWrite = write;
+        running.started(write);
+    }
+
+    /** The running statement was answered (or failed): a write counts from now for read-your-writes. */
+    private void finishRunning() {
+        if (running != null) {
+            running.finished();
+            if (runningWrite) {
+                session.routeState().wroteAt(System.nanoTime());
+            }
+            running = null;
+            runningWrite = false;
+        }
     }
 
     /** See {@link StatementRunner.Completion#reroute}. */
@@ -277,12 +306,15 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         Throwable cause = why.getCause() != null && !(why instanceof MySQLException) ? why.getCause() : why;
         LOG.info("session {}: {} unreachable, the read goes elsewhere: {}", session.connectionId(),
                 command.dataSource(), cause.getMessage());
-        session.routeState().unreachable(context.health().status(command.database(), command.dataSource()),
-                "unreachable: " + cause.getMessage());
+        // out of the rotation at once (the health monitor brings it back), so the rules choose another
+        DataSourceStatus status = context.health().status(command.database(), command.dataSource());
+        status.down("unreachable: " + cause.getMessage(), status.lagSeconds());
+        status.retried();
         RouteResult route = context.ruleChain(command.database()).route(command.routing());
         if (!route.isSingle() || route.first().dataSource().equals(command.dataSource())) {
             return null;
         }
+        started(command.database(), route.first().dataSource(), false);
         return command.to(route.first().dataSource(), route.retryable(), payload);
     }
 

@@ -1,34 +1,41 @@
 package io.strata.rule.readwrite;
 
-import io.strata.rule.RouteResult;
-import io.strata.rule.Rule;
+import io.strata.rule.DecoratingRule;
 import io.strata.rule.StatementContext;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * READWRITE_SPLITTING: a decorating rule. A route to a group (by the group's name, or the name of any of its data
- * sources, as the pass-through route names the first data source) becomes a route to the group's primary or to one
- * of its replicas.
+ * READWRITE_SPLITTING: a decorating rule. A unit routed to a group (by the group's name, or the name of any of its
+ * data sources, as the pass-through route names the first data source) is placed on the group's primary or on one
+ * of its replicas. A group's name stands wherever another rule names a data source.
  */
-public final class ReadWriteSplittingRule implements Rule {
+public final class ReadWriteSplittingRule implements DecoratingRule {
 
     private final Map<String, GroupRouter> routers = new HashMap<>();
+    private final Map<String, Set<String>> members = new HashMap<>();
 
     ReadWriteSplittingRule(List<GroupRouter> groups) {
         for (GroupRouter group : groups) {
-            group.names().forEach(name -> routers.put(name, group));
+            Set<String> names = Set.copyOf(group.names());
+            names.forEach(name -> {
+                routers.put(name, group);
+                members.put(name, names);
+            });
         }
     }
 
     @Override
-    public RouteResult route(StatementContext context, RouteResult routed) {
-        if (!routed.isSingle()) {
-            return routed;
-        }
-        GroupRouter router = routers.get(routed.first().dataSource());
-        return router == null ? routed : router.route(context);
+    public Placement place(String dataSource, StatementContext context) {
+        GroupRouter router = routers.get(dataSource);
+        return router == null ? null : router.place(context);
+    }
+
+    @Override
+    public Set<String> sameData(String dataSource) {
+        return members.getOrDefault(dataSource, Set.of());
     }
 }

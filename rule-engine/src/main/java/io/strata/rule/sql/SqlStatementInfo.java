@@ -87,6 +87,15 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
         return SqlClassifier.unquote(token(tokenIs(2, "IF") ? 4 : 2));
     }
 
+    /**
+     * Whether the statement may change data (what a session's reads then wait for on replicas, and what a data
+     * source counts as a write). SELECT, SHOW, SET, USE and empty statements do not.
+     */
+    public boolean mayWrite() {
+        return kind != SqlKind.SELECT && kind != SqlKind.SHOW && kind != SqlKind.SET && kind != SqlKind.USE
+                && kind != SqlKind.EMPTY;
+    }
+
     /** The token at {@code index}, or "" past the end. */
     public String token(int index) {
         return index < tokens.size() ? tokens.get(index) : "";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.strata.config.ConfigLoader;
 import io.strata.config.StrataConfig;
 import io.strata.rule.RuleChain;
+import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,7 @@ class ShippedExampleTest {
 
         StrataConfig config = ConfigLoader.load(dir);
         HealthRegistry health = new HealthRegistry();
-        RuleChain.of(config.databases().get("app"), "config-app.yaml", health);
+        RuleChain.of(config.databases().get("app"), "config-app.yaml", health, BuiltInRules.factories());
 
         assertEquals(3, health.watches().size());
         assertEquals("monitor", health.watches().get(0).check().username());

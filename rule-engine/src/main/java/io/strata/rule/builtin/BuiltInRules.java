@@ -1,0 +1,17 @@
+package io.strata.rule.builtin;
+
+import io.strata.rule.RuleFactory;
+import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
+
+import java.util.List;
+
+/** The rule types Strata ships, which the bootstrap hands to every rule chain (plugins come from the class path). */
+public final class BuiltInRules {
+
+    private BuiltInRules() {
+    }
+
+    public static List<RuleFactory> factories() {
+        return List.of(new ReadWriteSplittingRuleFactory());
+    }
+}
