@@ -240,14 +240,14 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             return;
         }
         ctx.channel().config().setAutoRead(false);
-        Databases.resolve(context, user, session.remoteHost(), database, null, session.flavor(),
+        Databases.resolve(context, user, session.remoteHost(), database, null, session.state().flavor(),
                 ctx.channel().eventLoop()).whenComplete((choice, error) -> onLoop(ctx, () -> {
                     ctx.channel().config().setAutoRead(true);
                     if (error != null) {
                         fail(ctx, next, MySQLException.toErrPacket(error));
                         return;
                     }
-                    session.use(choice.database(), choice.schema());
+                    session.state().use(choice.database(), choice.schema());
                     loggedIn(ctx, next);
                 }));
     }
@@ -257,7 +257,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             timeout.cancel(false);
         }
         context.sessions().add(session);
-        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
+        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
         ctx.pipeline().replace(this, "command", new CommandHandler(context, session));
     }
 

@@ -12,10 +12,16 @@ import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
-import io.strata.frontend.packet.ComStmtExecute;
+import io.strata.protocol.ComStmtExecute;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.frontend.packet.Responses;
-import io.strata.frontend.session.PreparedStatement;
+import io.strata.backend.execute.JdbcRunner;
+import io.strata.backend.execute.PreparedStatement;
+import io.strata.backend.execute.RelayRunner;
+import io.strata.backend.execute.ResultWriter;
+import io.strata.backend.execute.SessionState;
+import io.strata.backend.execute.StatementRunner;
+import io.strata.protocol.Charsets;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
@@ -55,6 +61,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     private final FrontendContext context;
     private final Session session;
+    /** What the session's backends mirror (its own object: looked up on every command). */
+    private final SessionState state;
     private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private StatementRunner runner;
@@ -80,6 +88,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     public CommandHandler(FrontendContext context, Session session) {
         this.context = context;
         this.session = session;
+        this.state = session.state();
     }
 
     @Override
@@ -109,10 +118,27 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 readingMayBePaused = true; // while the file comes, reading pauses whenever the backend is full
                 ctx.channel().config().setAutoRead(true); // the file must come in while the command is running
             }
+
+            @Override
+            public void fail(int sequenceId, ErrPacket error) {
+                Responses.err(ctx.channel(), sequenceId, error);
+                CommandHandler.this.done();
+            }
+
+            @Override
+            public void ok(int sequenceId) {
+                CommandHandler.this.ok(sequenceId);
+            }
+
+            @Override
+            public ResultWriter results(int sequenceId, boolean binary) {
+                return new JdbcResultWriter(ctx.channel(), sequenceId, state.deprecateEof(),
+                        state.extendedTypeInfo(), Charsets.java(state.charset()), binary);
+            }
         };
-        this.relayRunner = new RelayRunner(context, ctx, session, completion);
+        this.relayRunner = new RelayRunner(context.backends(), ctx.channel(), state, completion);
         this.runner = context.config().server().jdbcExecutor()
-                ? new JdbcRunner(context, ctx, session, completion) : relayRunner;
+                ? new JdbcRunner(context.jdbc(), context.config(), ctx.channel(), state, completion) : relayRunner;
     }
 
     @Override
@@ -224,21 +250,21 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 return;
             }
             if (LocalQueries.setReadFrom(session, info)) {
-                session.counted(info, 0, ResponseSummary.UNCHANGED); // as a SET on the server
+                state.counted(info, 0, ResponseSummary.UNCHANGED); // as a SET on the server
                 ok(next);
                 return;
             }
             Optional<LocalResultSet> local = LocalQueries.answer(context, session, info);
             if (local.isPresent()) {
-                local.get().write(ctx.channel(), next, session.deprecateEof(), session.extendedTypeInfo(),
-                        session.statusFlags());
-                session.counted(info, -1, local.get().rows().size());
+                local.get().write(ctx.channel(), next, state.deprecateEof(), state.extendedTypeInfo(),
+                        state.statusFlags());
+                state.counted(info, -1, local.get().rows().size());
                 done();
                 return;
             }
         }
         String schemaStatementIn = info.kind() == SqlKind.DDL ? Databases.schemaStatementDatabase(context, user(),
-                session.remoteHost(), info, session.database()) : null;
+                session.remoteHost(), info, state.database()) : null;
         route(frame, next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
                 : currentDatabase());
     }
@@ -251,7 +277,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info,
                        String database) {
         StatementRunner.Command command = routed(frame.payload(), next, kind, sql, info, database,
-                database.equals(session.database()) ? session.schema() : null);
+                database.equals(state.database()) ? state.schema() : null);
         (kind == ResponseKind.QUERY ? runner : relayRunner).run(command);
     }
 
@@ -264,9 +290,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 && ComStmtExecute.opensCursor(payload);
         String pinned = runner.pinnedDataSource();
         Map<String, StatementContext.Hold> held = pinned == null ? Map.of() : Map.of(pinned,
-                session.hasServerState() ? StatementContext.Hold.STATE : StatementContext.Hold.WARNINGS);
+                state.hasServerState() ? StatementContext.Hold.STATE : StatementContext.Hold.WARNINGS);
         StatementContext routing = new StatementContext(database, info,
-                session.inTransaction() || !session.autocommit(), held, keepsState, session.routeState());
+                state.inTransaction() || !state.autocommit(), held, keepsState, session.routeState());
         RouteResult route = context.ruleChain(database).route(routing);
         if (!route.isSingle()) {
             throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
@@ -336,14 +362,14 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
         SqlStatementInfo info = SqlClassifier.classify(ascii ? text
                 : payload.toString(start, length, StandardCharsets.UTF_8));
-        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), session.schema()),
-                session.nextStatementId());
+        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), state.schema()),
+                state.nextStatementId());
     }
 
     /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */
     private void statementCommand(MySQLFrame frame, int next, ResponseKind kind, String function) {
         long id = ComStmtExecute.statementId(frame.payload());
-        PreparedStatement statement = session.statement(id);
+        PreparedStatement statement = state.statement(id);
         if (statement == null) {
             if (kind == null) {
                 done(); // MySQL too stays silent here; the execute reports the unknown statement
@@ -351,8 +377,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
             throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(id == 0xFFFFFFFFL ? "-1" : id, function);
         }
-        if (kind == ResponseKind.STATUS && !session.needsPinnedConnection()) {
-            session.cursor(statement, false); // nothing of this statement lives on a server: reset is a no-op
+        if (kind == ResponseKind.STATUS && !state.needsPinnedConnection()) {
+            state.cursor(statement, false); // nothing of this statement lives on a server: reset is a no-op
             runner.statementReset(statement);
             ok(next);
             return;
@@ -363,7 +389,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     private void closeStatement(ByteBuf payload) {
-        PreparedStatement statement = session.statement(ComStmtExecute.statementId(payload));
+        PreparedStatement statement = state.statement(ComStmtExecute.statementId(payload));
         if (statement != null) {
             runner.closeStatement(statement);
         }
@@ -371,8 +397,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     private String currentDatabase() {
-        if (session.database() != null) {
-            return session.database();
+        if (state.database() != null) {
+            return state.database();
         }
         // No database selected: statements that name their tables fully still run (Databases.defaultFor says
         // where), and DATABASE() says NULL as it would on MySQL.
@@ -395,11 +421,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void initDb(String database, int next) {
         UserConfig user = user();
         if (user.mayUse(database) && context.config().databases().containsKey(database)) {
-            session.use(database, null);
+            state.use(database, null);
             ok(next);
             return;
         }
-        DatabaseConfig exposing = Databases.exposing(context, user, session.database());
+        DatabaseConfig exposing = Databases.exposing(context, user, state.database());
         if (exposing == null) {
             // MySQL's order: an unknown database is 1049 for users who may see every database, 1044 for the others
             throw user.mayUse(database) ? ErrorCode.BAD_DB.exception(database)
@@ -416,14 +442,14 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     private void ok(int next) {
-        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.statusFlags(), 0));
+        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, state.statusFlags(), 0));
         done();
     }
 
     private void setOption(ByteBuf payload, int next) {
         int option = payload.getUnsignedShortLE(payload.readerIndex() + 1);
-        session.multiStatements(option == 0);
-        Responses.eof(ctx.channel(), next, session.deprecateEof(), session.statusFlags(), true);
+        state.multiStatements(option == 0);
+        Responses.eof(ctx.channel(), next, state.deprecateEof(), state.statusFlags(), true);
         done();
     }
 
@@ -444,8 +470,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         byte[] auth = MySQLBuf.readBytesFix(in, MySQLBuf.readInt1(in));
         String database = in.isReadable() ? MySQLBuf.readStringNul(in) : "";
         int collation = in.readableBytes() >= 2 ? MySQLBuf.readInt2(in) : 45;
-        HandshakeResponse41 response = new HandshakeResponse41(session.capabilities(), 0, collation, user, auth,
-                database.isEmpty() ? null : database, null, Map.of(), session.mariaDbCapabilities());
+        HandshakeResponse41 response = new HandshakeResponse41(state.capabilities(), 0, collation, user, auth,
+                database.isEmpty() ? null : database, null, Map.of(), state.mariaDbCapabilities());
         closed = true;
         runner.releaseSession().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             context.sessions().remove(session);
@@ -478,7 +504,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     private void fail(int lastSequenceId, Throwable error) {
         ErrPacketLog.log(LOG, session, error);
-        session.counted(-1, ResponseSummary.UNCHANGED); // as after a statement the server refused
+        state.counted(-1, ResponseSummary.UNCHANGED); // as after a statement the server refused
         Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error));
         done();
     }

@@ -24,7 +24,7 @@ final class DataSourcesStatus {
     }
 
     static LocalResultSet resultSet(FrontendContext context, Session session) {
-        String database = session.database() != null ? session.database()
+        String database = session.state().database() != null ? session.state().database()
                 : context.config().databases().keySet().iterator().next();
         long now = System.currentTimeMillis();
         List<List<Object>> rows = new ArrayList<>();

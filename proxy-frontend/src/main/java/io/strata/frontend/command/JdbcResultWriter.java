@@ -3,7 +3,7 @@ package io.strata.frontend.command;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.strata.backend.jdbc.ColumnMetadata;
-import io.strata.backend.jdbc.ResultSink;
+import io.strata.backend.execute.ResultWriter;
 import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.frontend.packet.BinaryRow;
@@ -27,7 +27,7 @@ import java.util.List;
  *
  * <p>Called on the virtual thread running the statement, except {@link #writabilityChanged()}.
  */
-final class JdbcResultWriter implements ResultSink {
+final class JdbcResultWriter implements ResultWriter {
 
     private static final int FLUSH_EVERY_ROWS = 64;
     private static final long WRITABILITY_POLL_MILLIS = 50;
@@ -105,7 +105,8 @@ final class JdbcResultWriter implements ResultSink {
     }
 
     /** The columns of the rows that follow without definitions (a cursor's, for COM_STMT_FETCH). */
-    void rowsOf(List<ColumnMetadata> columns) {
+    @Override
+    public void rowsOf(List<ColumnMetadata> columns) {
         this.columns = columns;
     }
 
@@ -114,7 +115,8 @@ final class JdbcResultWriter implements ResultSink {
      * warnings), then the parameter definitions and the column definitions, each list ended by EOF unless
      * deprecated.
      */
-    void prepared(int statementId, PreparedExecutor.Shape shape) {
+    @Override
+    public void prepared(int statementId, PreparedExecutor.Shape shape) {
         ByteBuf ok = channel.alloc().buffer(12);
         ok.writeByte(0x00).writeIntLE(statementId).writeShortLE(shape.columns().size())
                 .writeShortLE(shape.params().size()).writeByte(0).writeShortLE(Math.min(shape.warnings(), 0xFFFF));
@@ -197,42 +199,51 @@ final class JdbcResultWriter implements ResultSink {
     }
 
     /** Sends what was written; the runner calls it once the session has its backend connection sorted out. */
-    void flush() {
+    @Override
+    public void flush() {
         channel.flush();
     }
 
-    synchronized void writabilityChanged() {
+    @Override
+    public synchronized void writabilityChanged() {
         notifyAll();
     }
 
-    int statusFlags() {
+    @Override
+    public int statusFlags() {
         return lastStatus;
     }
 
-    int warnings() {
+    @Override
+    public int warnings() {
         return lastWarnings;
     }
 
-    long lastInsertId() {
+    @Override
+    public long lastInsertId() {
         return lastInsertId;
     }
 
     /** What ROW_COUNT() reads after this response ({@link ResponseSummary#rowCount}). */
-    long rowCount() {
+    @Override
+    public long rowCount() {
         return rowCount;
     }
 
     /** What FOUND_ROWS() reads after it ({@link ResponseSummary#foundRows}). */
-    long foundRows() {
+    @Override
+    public long foundRows() {
         return foundRows;
     }
 
     /** Whether anything reached the client yet. */
-    boolean written() {
+    @Override
+    public boolean written() {
         return written;
     }
 
-    boolean failed() {
+    @Override
+    public boolean failed() {
         return failed;
     }
 

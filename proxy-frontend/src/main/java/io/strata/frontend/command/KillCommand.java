@@ -1,6 +1,7 @@
 package io.strata.frontend.command;
 
 import io.strata.frontend.FrontendContext;
+import io.strata.backend.execute.SessionState;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -53,7 +54,7 @@ final class KillCommand {
             target.channel().close();
             return CompletableFuture.completedFuture(target == session ? Outcome.KILLED_SELF : Outcome.DONE);
         }
-        Session.Cancel running = target.running();
+        SessionState.Cancel running = target.state().running();
         return running == null ? CompletableFuture.completedFuture(Outcome.DONE)
                 : running.cancel().thenApply(ignored -> Outcome.DONE);
     }

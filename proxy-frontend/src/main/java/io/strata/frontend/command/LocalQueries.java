@@ -5,7 +5,7 @@ import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
-import io.strata.frontend.session.Charsets;
+import io.strata.protocol.Charsets;
 import io.strata.frontend.session.Session;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
@@ -65,20 +65,20 @@ final class LocalQueries {
         String column = name + "()";
         return switch (name.toUpperCase(Locale.ROOT)) {
             case "DATABASE", "SCHEMA" -> {
-                int collation = session.resultsCollation();
+                int collation = session.state().resultsCollation();
                 yield Optional.of(LocalResultSet.single(ColumnDefinition41.databaseFunction(column, mariaDb,
-                        collation, Charsets.maxBytesPerChar(collation)), session.databaseShown()));
+                        collation, Charsets.maxBytesPerChar(collation)), session.state().databaseShown()));
             }
-            case "LAST_INSERT_ID" -> session.lastInsertIdOnServer() ? Optional.empty()
+            case "LAST_INSERT_ID" -> session.state().lastInsertIdOnServer() ? Optional.empty()
                     : Optional.of(LocalResultSet.single(ColumnDefinition41.integerFunction(column, true),
-                            Long.toUnsignedString(session.lastInsertId())));
+                            Long.toUnsignedString(session.state().lastInsertId())));
             case "CONNECTION_ID" -> Optional.of(LocalResultSet.single(
                     ColumnDefinition41.integerFunction(column, true), session.connectionId()));
             // The server connection may have run another session's statement since: it would answer for that one.
-            case "ROW_COUNT" -> session.countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
-                    ColumnDefinition41.integerFunction(column, false), session.rowCount()));
-            case "FOUND_ROWS" -> session.countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
-                    ColumnDefinition41.integerFunction(column, false), session.foundRows()));
+            case "ROW_COUNT" -> session.state().countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
+                    ColumnDefinition41.integerFunction(column, false), session.state().rowCount()));
+            case "FOUND_ROWS" -> session.state().countsOnServer() ? Optional.empty() : Optional.of(LocalResultSet.single(
+                    ColumnDefinition41.integerFunction(column, false), session.state().foundRows()));
             default -> Optional.empty();
         };
     }
@@ -120,7 +120,7 @@ final class LocalQueries {
      */
     private static Optional<LocalResultSet> showDatabases(FrontendContext context, Session session, List<String> t) {
         UserConfig user = context.authenticator().user(session.user()).orElseThrow();
-        if (Databases.exposing(context, user, session.database()) != null) {
+        if (Databases.exposing(context, user, session.state().database()) != null) {
             return Optional.empty();
         }
         Pattern like = t.size() >= 4 && t.get(2).equalsIgnoreCase("LIKE") ? likePattern(t.get(3)) : null;

@@ -1,7 +1,7 @@
-package io.strata.frontend.command;
+package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendPool;
@@ -10,11 +10,10 @@ import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
-import io.strata.frontend.packet.ComStmtExecute;
-import io.strata.frontend.session.PreparedStatement;
-import io.strata.frontend.FrontendContext;
-import io.strata.frontend.packet.Responses;
-import io.strata.frontend.session.Session;
+import io.strata.backend.Backends;
+import io.strata.backend.relay.PrepareCapture;
+import io.strata.backend.relay.RelayListener;
+import io.strata.protocol.ComStmtExecute;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
@@ -40,25 +39,25 @@ import java.util.function.UnaryOperator;
  * <p>The relay executor's central algorithm (borrow, sync, send, relay, keep or return), for plain and prepared
  * statements alike.
  */
-final class RelayRunner implements StatementRunner {
+public final class RelayRunner implements StatementRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayRunner.class);
 
-    private final FrontendContext context;
-    private final ChannelHandlerContext ctx;
+    private final Backends backends;
+    private final Channel client;
     /** Where relayed packets are written to the client from: past its encoder. */
     private final ChannelOutboundInvoker clientWire;
-    private final Session session;
+    private final SessionState session;
     private final Completion completion;
     private BackendConnection pinned;
     /** LOAD DATA LOCAL INFILE: the client is sending its file (client loop only). */
     private boolean sendingFile;
     private volatile BackendConnection inFlight;
 
-    RelayRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
-        this.context = context;
-        this.ctx = ctx;
-        this.clientWire = PacketEncoder.wire(ctx.channel());
+    public RelayRunner(Backends backends, Channel client, SessionState session, Completion completion) {
+        this.backends = backends;
+        this.client = client;
+        this.clientWire = PacketEncoder.wire(client);
         this.session = session;
         this.completion = completion;
     }
@@ -87,11 +86,11 @@ final class RelayRunner implements StatementRunner {
                     BackendStatement cached = refusable ? null : connection.statement(command.sql());
                     if (cached != null) {
                         command.payload().release();
-                        ctx.channel().write(PrepareCapture.forClient(cached, clientId, ctx.alloc()));
+                        client.write(PrepareCapture.forClient(cached, clientId, client.alloc()));
                         session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
                                 command.database(), command.schema(), cached.parsedIn(), cached.params(), cached.columns()));
                         keepOrRelease(connection);
-                        ctx.channel().flush();
+                        client.flush();
                         completion.done();
                         return;
                     }
@@ -147,7 +146,7 @@ final class RelayRunner implements StatementRunner {
     private void withConnection(Command command, PreparedStatement statement, Consumer<Throwable> onError,
                                 Consumer<Command> rerun, Consumer<BackendConnection> then) {
         Runnable retry = () -> rerun.accept(command);
-        BackendPool pool = context.backends().pool(command.database(), command.dataSource());
+        BackendPool pool = backends.pool(command.database(), command.dataSource());
         String schema = command.schemaOn(pool.config().schema());
         BackendConnection ready;
         try {
@@ -188,7 +187,7 @@ final class RelayRunner implements StatementRunner {
             return;
         }
         // A full pool hands connections over as they are released; most need nothing more before the command.
-        pool.acquire(session.flavor(), ctx.channel().eventLoop()).whenComplete((connection, error) -> {
+        pool.acquire(session.flavor(), client.eventLoop()).whenComplete((connection, error) -> {
             if (error == null && !readyFor(connection, schema, statement, info)) {
                 prepareState(connection, schema, statement, info).whenComplete(found);
             } else {
@@ -283,7 +282,7 @@ final class RelayRunner implements StatementRunner {
             }
             giveBack(unpin());
         }
-        return pool.tryAcquire(session.flavor(), ctx.channel().eventLoop());
+        return pool.tryAcquire(session.flavor(), client.eventLoop());
     }
 
     /** Closes a client's statement; backend statements stay cached for other sessions unless a cursor held one. */
@@ -321,8 +320,7 @@ final class RelayRunner implements StatementRunner {
             } catch (RuntimeException e) {
                 LOG.warn("session {}: command failed in Strata", session.connectionId(), e);
                 if (!completion.closed()) {
-                    Responses.err(ctx.channel(), next, MySQLException.toErrPacket(e));
-                    completion.done();
+                    completion.fail(next, MySQLException.toErrPacket(e));
                 }
             }
         };
@@ -345,9 +343,8 @@ final class RelayRunner implements StatementRunner {
         connection.pool().discard(connection);
         if (wasPinned) {
             session.lostServerState();
-            Responses.err(ctx.channel(), next, ErrorCode.BACKEND_LOST.packet(connection.dataSource(),
+            completion.fail(next, ErrorCode.BACKEND_LOST.packet(connection.dataSource(),
                     "the connection holding this session's transaction or state was closed"));
-            completion.done();
         } else {
             retry.run();
         }
@@ -356,7 +353,7 @@ final class RelayRunner implements StatementRunner {
 
     private void start(BackendConnection connection, ByteBuf payload, ResponseKind kind, SqlStatementInfo info,
                        int next, UnaryOperator<ByteBuf> tap, Consumer<ResponseSummary> after, Retry retry) {
-        if (completion.closed() || !ctx.channel().isActive()) {
+        if (completion.closed() || !client.isActive()) {
             payload.release();
             if (retry != null) {
                 retry.release();
@@ -367,7 +364,7 @@ final class RelayRunner implements StatementRunner {
         pinned = connection;
         inFlight = connection;
         session.running(() -> StateSync.killQuery(connection));
-        connection.execute(payload, kind, new RelayListener(ctx.channel(), clientWire, tap,
+        connection.execute(payload, kind, new RelayListener(client, clientWire, tap,
                 summary -> {
                     if (retry != null) {
                         retry.release();
@@ -397,9 +394,9 @@ final class RelayRunner implements StatementRunner {
             listener.clientSent(packet.lastSequenceId(), last);
             connection.sendLocalData(packet);
             if (!last && !connection.writable()) {
-                ctx.channel().config().setAutoRead(false); // the listener turns it back on (onBackendWritable)
+                client.config().setAutoRead(false); // the listener turns it back on (onBackendWritable)
                 if (connection.writable()) {
-                    ctx.channel().config().setAutoRead(true); // it drained before the pause: nobody else will
+                    client.config().setAutoRead(true); // it drained before the pause: nobody else will
                 }
             }
             return last;
@@ -416,8 +413,7 @@ final class RelayRunner implements StatementRunner {
             return;
         }
         if (!completion.closed()) {
-            Responses.err(ctx.channel(), next, summary.error());
-            completion.done();
+            completion.fail(next, summary.error());
         }
     }
 
@@ -484,10 +480,10 @@ final class RelayRunner implements StatementRunner {
 
     /** Runs {@code task} on the client's event loop (at once when already there). */
     private void onLoop(Runnable task) {
-        if (ctx.executor().inEventLoop()) {
+        if (client.eventLoop().inEventLoop()) {
             task.run();
         } else {
-            ctx.executor().execute(task);
+            client.eventLoop().execute(task);
         }
     }
 
@@ -551,15 +547,13 @@ final class RelayRunner implements StatementRunner {
                 packet.release();
                 if (last) {
                     sendingFile = false;
-                    Responses.err(ctx.channel(), (lastSent + 1) & 0xFF, MySQLException.toErrPacket(error));
-                    completion.done();
+                    completion.fail((lastSent + 1) & 0xFF, MySQLException.toErrPacket(error));
                 }
                 return last;
             });
             return;
         }
-        Responses.err(ctx.channel(), sent < 0 ? next : (sent + 1) & 0xFF, MySQLException.toErrPacket(error));
-        completion.done();
+        completion.fail(sent < 0 ? next : (sent + 1) & 0xFF, MySQLException.toErrPacket(error));
     }
 
     /** The command's backend connection is unusable: the session lets go of it and it leaves the pool. */
@@ -573,8 +567,7 @@ final class RelayRunner implements StatementRunner {
     private void borrowFailed(Throwable error, int next) {
         LOG.debug("session {}: no backend connection: {}", session.connectionId(), error.getMessage());
         if (!completion.closed()) {
-            Responses.err(ctx.channel(), next, MySQLException.toErrPacket(error));
-            completion.done();
+            completion.fail(next, MySQLException.toErrPacket(error));
         }
     }
 
@@ -598,7 +591,7 @@ final class RelayRunner implements StatementRunner {
     @Override
     public void writabilityChanged() {
         BackendConnection running = inFlight;
-        if (running != null && ctx.channel().isWritable()) {
+        if (running != null && client.isWritable()) {
             running.resume();
         }
     }

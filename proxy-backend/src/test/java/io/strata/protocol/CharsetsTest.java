@@ -1,4 +1,4 @@
-package io.strata.frontend.session;
+package io.strata.protocol;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.strata.frontend.session;
+package io.strata.backend.execute;
 
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendStatement;

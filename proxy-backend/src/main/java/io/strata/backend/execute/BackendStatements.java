@@ -1,4 +1,4 @@
-package io.strata.frontend.command;
+package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.connection.BackendConnection;
@@ -8,9 +8,9 @@ import io.strata.backend.connection.StateSync;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
-import io.strata.frontend.command.StatementRunner.Command;
-import io.strata.frontend.packet.ComStmtExecute;
-import io.strata.frontend.session.PreparedStatement;
+import io.strata.backend.execute.StatementRunner.Command;
+import io.strata.backend.relay.PrepareCapture;
+import io.strata.protocol.ComStmtExecute;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.MySQLException;
 

@@ -1,8 +1,10 @@
-package io.strata.frontend.command;
+package io.strata.backend.execute;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.Channel;
+import io.strata.backend.jdbc.JdbcDataSources;
+import io.strata.config.StrataConfig;
 import io.strata.backend.connection.ParseState;
 import io.strata.backend.connection.PoolStats;
 import io.strata.backend.connection.StateSync;
@@ -10,18 +12,13 @@ import io.strata.backend.jdbc.BinarySafeSql;
 import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.backend.jdbc.JdbcSessionVariables;
 import io.strata.backend.jdbc.PreparedExecutor;
-import io.strata.frontend.FrontendContext;
-import io.strata.frontend.packet.ComStmtExecute;
-import io.strata.frontend.packet.ExecuteParameters;
-import io.strata.frontend.packet.Responses;
-import io.strata.frontend.session.Charsets;
-import io.strata.frontend.session.PreparedStatement;
-import io.strata.frontend.session.Session;
+import io.strata.protocol.Charsets;
+import io.strata.protocol.ComStmtExecute;
+import io.strata.protocol.ExecuteParameters;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
-import io.strata.protocol.OkPacket;
 import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,27 +48,30 @@ import java.util.function.Consumer;
  * set, so SET NAMES is answered here. Prepared statements are the session's (ids, long data, cursors); each execute
  * runs as a server-side statement of the driver's on whichever connection it gets ({@link PreparedExecutor}).
  */
-final class JdbcRunner implements StatementRunner {
+public final class JdbcRunner implements StatementRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcRunner.class);
     private static final ThreadFactory VIRTUAL = Thread.ofVirtual().name("strata-jdbc-", 0).factory();
 
-    private final FrontendContext context;
-    private final ChannelHandlerContext ctx;
-    private final Session session;
+    private final JdbcDataSources jdbc;
+    private final StrataConfig config;
+    private final Channel client;
+    private final SessionState session;
     private final Completion completion;
     private Connection pinned;
     /** The data source of {@link #pinned}. */
     private volatile String pinnedDataSource;
     private boolean pinnedDirty;
-    private volatile JdbcResultWriter writer;
+    private volatile ResultWriter writer;
     private volatile boolean running;
     /** The JDBC side of the session's prepared statements, by client statement id. */
     private final Map<Integer, JdbcStatement> statements = new HashMap<>();
 
-    JdbcRunner(FrontendContext context, ChannelHandlerContext ctx, Session session, Completion completion) {
-        this.context = context;
-        this.ctx = ctx;
+    public JdbcRunner(JdbcDataSources jdbc, StrataConfig config, Channel client, SessionState session,
+                      Completion completion) {
+        this.jdbc = jdbc;
+        this.config = config;
+        this.client = client;
         this.session = session;
         this.completion = completion;
     }
@@ -98,14 +98,13 @@ final class JdbcRunner implements StatementRunner {
         if (info.charset() != null && !info.multiStatement() && namesOnly) {
             command.payload().release();
             session.names(info.charset());
-            Responses.ok(ctx.channel(), command.next(), new OkPacket(0, 0, session.statusFlags(), 0));
-            completion.done();
+            completion.ok(command.next());
             return;
         }
         String sql = statementText(command.payload());
         List<String> several = info.multiStatement() ? SqlClassifier.split(sql) : null;
         List<String> statements = several != null ? several : List.of(sql);
-        JdbcResultWriter out = writer(command, false);
+        ResultWriter out = writer(command, false);
         start(command, out, info, this::run, connection -> {
             try (Statement statement = connection.createStatement()) {
                 session.running(() -> cancel(statement));
@@ -150,9 +149,8 @@ final class JdbcRunner implements StatementRunner {
                 (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
     }
 
-    private JdbcResultWriter writer(Command command, boolean binary) {
-        JdbcResultWriter out = new JdbcResultWriter(ctx.channel(), command.next(), session.deprecateEof(),
-                session.extendedTypeInfo(), Charsets.java(session.charset()), binary);
+    private ResultWriter writer(Command command, boolean binary) {
+        ResultWriter out = completion.results(command.next(), binary);
         writer = out;
         return out;
     }
@@ -197,10 +195,10 @@ final class JdbcRunner implements StatementRunner {
      * @param info  what the statement is (null when it changes nothing on the server, as a prepare)
      * @param again runs the command rerouted to another data source
      */
-    private void start(Command command, JdbcResultWriter out, SqlStatementInfo info, Consumer<Command> again,
+    private void start(Command command, ResultWriter out, SqlStatementInfo info, Consumer<Command> again,
                        Work work) {
         boolean foundRows = Capabilities.has(session.capabilities(), Capabilities.CLIENT_FOUND_ROWS);
-        HikariDataSource pool = context.jdbc().get(command.database(), command.dataSource(), foundRows);
+        HikariDataSource pool = jdbc.get(command.database(), command.dataSource(), foundRows);
         running = true;
         Connection kept = pinned;
         Connection left = null;
@@ -230,7 +228,7 @@ final class JdbcRunner implements StatementRunner {
      * finds its freshly borrowed connection dead before anything reached the client runs once more on another (a
      * pooled connection can die while idle: the server restarted, or a KILL), so the client never sees it.
      */
-    private void execute(HikariDataSource pool, Connection kept, Command command, JdbcResultWriter out,
+    private void execute(HikariDataSource pool, Connection kept, Command command, ResultWriter out,
                          SqlStatementInfo info, Consumer<Command> again, Work work) {
         Connection connection = kept;
         boolean retried = false;
@@ -238,7 +236,7 @@ final class JdbcRunner implements StatementRunner {
             try {
                 if (connection == null) {
                     connection = pool.getConnection();
-                    context.jdbc().variables().sync(connection, wantedVariables(), session.autocommit());
+                    jdbc.variables().sync(connection, wantedVariables(), session.autocommit());
                 }
                 boolean inSchema = useSchema(connection, command, out);
                 // HikariCP hands out a new wrapper per borrow: the same object is the same lease
@@ -273,7 +271,7 @@ final class JdbcRunner implements StatementRunner {
                         discard(pool, connection);
                     }
                     running = false;
-                    ctx.executor().execute(() -> retryElsewhere(command, e, again));
+                    client.eventLoop().execute(() -> retryElsewhere(command, e, again));
                     return;
                 }
                 if (kept == null && connection != null && !retried && nothingSent && isConnectionError(e)
@@ -308,7 +306,7 @@ final class JdbcRunner implements StatementRunner {
         command.payload().release();
         running = false;
         out.flush();
-        ctx.executor().execute(completion::done);
+        client.eventLoop().execute(completion::done);
     }
 
     /**
@@ -319,7 +317,7 @@ final class JdbcRunner implements StatementRunner {
     private void followVariables(Connection connection, List<String> names) throws SQLException {
         try {
             StateSync.follow(session.variables(),
-                    context.jdbc().variables().readBack(connection, names, wantedVariables()));
+                    jdbc.variables().readBack(connection, names, wantedVariables()));
         } catch (SQLException e) {
             if (isConnectionError(e)) {
                 throw e;
@@ -336,8 +334,8 @@ final class JdbcRunner implements StatementRunner {
      * session tracking, so this costs a round trip only when it differs; it is set on the driver's own connection,
      * out of HikariCP's sight, which would otherwise set it back at every return to the pool.
      */
-    private boolean useSchema(Connection connection, Command command, JdbcResultWriter out) throws SQLException {
-        String schema = command.schemaOn(context.config().databases().get(command.database()).dataSources()
+    private boolean useSchema(Connection connection, Command command, ResultWriter out) throws SQLException {
+        String schema = command.schemaOn(config.databases().get(command.database()).dataSources()
                 .get(command.dataSource()).schema());
         if (schema.isEmpty()) {
             return true;
@@ -393,8 +391,7 @@ final class JdbcRunner implements StatementRunner {
         }
         command.payload().release();
         if (!completion.closed()) {
-            Responses.err(ctx.channel(), command.next(), why.packet());
-            completion.done();
+            completion.fail(command.next(), why.packet());
         }
     }
 
@@ -440,7 +437,7 @@ final class JdbcRunner implements StatementRunner {
         try {
             if (reset) {
                 connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
-                context.jdbc().variables().forget(connection);
+                jdbc.variables().forget(connection);
             }
         } catch (SQLException e) {
             LOG.debug("cannot reset a JDBC connection; closing it", e);
@@ -476,7 +473,7 @@ final class JdbcRunner implements StatementRunner {
     public void prepare(Command command, int clientId) {
         String sqlMode = session.variables().get("sql_mode");
         String sql = withSqlMode(withResultCharset(statementText(command.payload())), sqlMode);
-        JdbcResultWriter out = writer(command, false);
+        ResultWriter out = writer(command, false);
         start(command, out, null, again -> prepare(again, clientId), connection -> {
             PreparedExecutor.Shape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
                     out);
@@ -565,7 +562,7 @@ final class JdbcRunner implements StatementRunner {
     private void execute(Command command, PreparedStatement statement, JdbcStatement kept, Object[] values,
                          boolean cursorRequested) {
         PreparedExecutor.Cursor previous = kept.cursor(null);
-        JdbcResultWriter out = writer(command, true);
+        ResultWriter out = writer(command, true);
         start(command, out, statement.info(), again -> execute(again, statement, kept, values, cursorRequested),
                 connection -> {
                     if (previous != null) {
@@ -574,7 +571,7 @@ final class JdbcRunner implements StatementRunner {
                     // prepared before the session set another sql_mode: parsed in the first wherever it is prepared
                     if (!Objects.equals(session.variables().get("sql_mode"), kept.sqlMode())) {
                         Map<String, String> now = wantedVariables();
-                        if (!PreparedExecutor.prepareIn(connection, kept.sql(), context.jdbc().variables(),
+                        if (!PreparedExecutor.prepareIn(connection, kept.sql(), jdbc.variables(),
                                 ParseState.withSqlMode(now, kept.sqlMode()), now, out)) {
                             return;
                         }
@@ -599,7 +596,7 @@ final class JdbcRunner implements StatementRunner {
             command.payload().release();
             throw ErrorCode.NO_OPEN_CURSOR.exception(statement.id());
         }
-        JdbcResultWriter out = writer(command, true);
+        ResultWriter out = writer(command, true);
         out.rowsOf(cursor.columns());
         start(command, out, null, again -> fetch(again, statement, kept), connection -> {
             if (cursor.fetch(rows, out)) {
@@ -614,7 +611,7 @@ final class JdbcRunner implements StatementRunner {
         kept.takeLongData();
         PreparedExecutor.Cursor cursor = kept.cursor(null);
         session.cursor(statement, false);
-        JdbcResultWriter out = writer(command, false);
+        ResultWriter out = writer(command, false);
         start(command, out, null, again -> reset(again, statement, kept), connection -> {
             if (cursor != null) {
                 cursor.close();
@@ -682,7 +679,7 @@ final class JdbcRunner implements StatementRunner {
 
     @Override
     public void writabilityChanged() {
-        JdbcResultWriter current = writer;
+        ResultWriter current = writer;
         if (current != null) {
             current.writabilityChanged();
         }

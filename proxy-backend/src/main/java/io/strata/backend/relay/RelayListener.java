@@ -1,4 +1,4 @@
-package io.strata.frontend.command;
+package io.strata.backend.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -15,7 +15,7 @@ import java.util.function.UnaryOperator;
  * client's flavor, so its bytes and sequence ids are what the client expects). Runs on the backend event loop; the
  * outcome is handed to the client's event loop.
  */
-final class RelayListener implements ResponseListener {
+public final class RelayListener implements ResponseListener {
 
     private final Channel client;
     /** Where relayed packets are written from: past the client's encoder (see PacketEncoder.wire). */
@@ -47,7 +47,7 @@ final class RelayListener implements ResponseListener {
      * @param onLocalInfile when the server asks for the client's file (LOAD DATA LOCAL INFILE): starts sending it;
      *                      null where no file can be asked for
      */
-    RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap,
+    public RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap,
                   Consumer<ResponseSummary> onComplete, Consumer<Throwable> onFailure,
                   Consumer<ResponseSummary> onShutdown, Consumer<RelayListener> onLocalInfile) {
         this.client = client;
@@ -120,7 +120,7 @@ final class RelayListener implements ResponseListener {
      * A packet of the client's file is going to the backend: an answer or error now follows it in the sequence.
      * Called before the packet is sent, so the flag is down before the server can answer the last one.
      */
-    void clientSent(int sequenceId, boolean last) {
+    public void clientSent(int sequenceId, boolean last) {
         clientLastSequenceId = sequenceId;
         if (last) {
             clientSending = false;
@@ -177,8 +177,8 @@ final class RelayListener implements ResponseListener {
     }
 
     /** A broken backend response and the sequence id of the last packet the client already got (-1: none). */
-    static final class RelayFailure extends RuntimeException {
-        final int lastSequenceId;
+    public static final class RelayFailure extends RuntimeException {
+        public final int lastSequenceId;
 
         RelayFailure(Throwable cause, int lastSequenceId) {
             super(cause.getMessage(), cause, false, false);

@@ -1,4 +1,4 @@
-package io.strata.frontend.packet;
+package io.strata.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

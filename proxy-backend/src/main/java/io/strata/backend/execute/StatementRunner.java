@@ -1,4 +1,4 @@
-package io.strata.frontend.command;
+package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.relay.ResponseKind;
@@ -10,9 +10,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The seam between the command phase and an executor: runs one routed command for one client connection, holds the
  * backend connection the session keeps, and gives it back. One runner per client connection; its methods are called
- * on the client's event loop.
+ * on the client's event loop. The relay writes the backend's own packets to the client; every other answer goes
+ * through the {@link Completion}, where the frontend makes the packets.
  */
-interface StatementRunner {
+public interface StatementRunner {
 
     /**
      * One routed command.
@@ -21,7 +22,7 @@ interface StatementRunner {
      *                logical database exposes them), else null
      * @param payload the command packet's payload (retained for the runner, which releases it)
      * @param sql     the statement text of a COM_QUERY; of a COM_STMT_PREPARE and a prepared statement's commands,
-     *                the statement's bytes one char per byte ({@link io.strata.frontend.session.PreparedStatement#sql});
+     *                the statement's bytes one char per byte ({@link PreparedStatement#sql});
      *                else null
      * @param info    what the classifier found in {@code sql}, else null
      * @param next    the sequence id of the first response packet
@@ -29,17 +30,17 @@ interface StatementRunner {
      * @param retryable the command has no effect (a read): when its data source proves dead before the command
      *                  could run, it may go to another
      */
-    record Command(String database, String schema, String dataSource, ByteBuf payload, String sql,
+    public record Command(String database, String schema, String dataSource, ByteBuf payload, String sql,
                    ResponseKind kind, SqlStatementInfo info, int next, StatementContext routing, boolean retryable) {
 
         /** The same command for another data source, with {@code payload} (the runner's to release). */
-        Command to(String otherDataSource, boolean stillRetryable, ByteBuf otherPayload) {
+        public Command to(String otherDataSource, boolean stillRetryable, ByteBuf otherPayload) {
             return new Command(database, schema, otherDataSource, otherPayload, sql, kind, info, next, routing,
                     stillRetryable);
         }
 
         /** The backend schema it runs in on a data source whose own is {@code dataSourceSchema}. */
-        String schemaOn(String dataSourceSchema) {
+        public String schemaOn(String dataSourceSchema) {
             return schema != null ? schema : dataSourceSchema;
         }
     }
@@ -48,6 +49,19 @@ interface StatementRunner {
     interface Completion {
         /** The client has the whole answer; the next command may run. */
         void done();
+
+        /** The command failed before or instead of an answer: the client gets {@code error}, then it is done. */
+        void fail(int sequenceId, io.strata.protocol.ErrPacket error);
+
+        /** The command succeeded with nothing to show: the client gets an OK with the session's status, then done. */
+        void ok(int sequenceId);
+
+        /**
+         * Where an answer the executor makes itself (not relayed) is written: the frontend encodes it as packets
+         * starting at {@code sequenceId}, rows in the binary protocol when {@code binary}. Called on the client's
+         * loop; the writer is then used on the thread that runs the command.
+         */
+        ResultWriter results(int sequenceId, boolean binary);
 
         /** Whether the client has gone (nothing more is written). */
         boolean closed();
@@ -82,17 +96,17 @@ interface StatementRunner {
      * COM_STMT_EXECUTE ({@code kind} QUERY), COM_STMT_FETCH (FETCH), COM_STMT_RESET (STATUS) or
      * COM_STMT_SEND_LONG_DATA (null: no response) of a statement the session prepared.
      */
-    void runStatement(Command command, io.strata.frontend.session.PreparedStatement statement);
+    void runStatement(Command command, PreparedStatement statement);
 
     /**
      * COM_STMT_RESET answered without a backend connection (nothing of the statement lives on one): whatever the
      * runner itself keeps of the statement (long data) goes.
      */
-    default void statementReset(io.strata.frontend.session.PreparedStatement statement) {
+    default void statementReset(PreparedStatement statement) {
     }
 
     /** COM_STMT_CLOSE (no response). */
-    void closeStatement(io.strata.frontend.session.PreparedStatement statement);
+    void closeStatement(PreparedStatement statement);
 
     /** Resets (when it holds state) and returns the backend connection the session keeps. */
     CompletableFuture<Void> releaseSession();

@@ -1,4 +1,4 @@
-package io.strata.frontend.command;
+package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.jdbc.PreparedExecutor;

@@ -1,4 +1,4 @@
-package io.strata.frontend.session;
+package io.strata.protocol;
 
 import java.io.BufferedReader;
 import java.io.IOException;
