@@ -1,0 +1,30 @@
+package io.strata.rule.sql.parser;
+
+/**
+ * Bounds on what {@link SqlParser} parses and keeps.
+ *
+ * @param cacheEntries statements kept parsed, by their exact text
+ * @param cacheChars   characters of statement text kept parsed, all entries together: a tree weighs about 100 to
+ *                     150 bytes per character of its text, so this bounds the cache's memory. A text longer than a
+ *                     sixteenth of it is parsed every time (such texts are bulk statements with literals, which
+ *                     rarely repeat)
+ * @param maxLength    the longest text parsed, in characters; a longer one is unparsed. Parse time grows with length
+ * @param maxNesting   the deepest nesting of brackets parsed; a deeper one is unparsed. Parse time grows with the
+ *                     cube of the depth, and the parser recurses, so very deep nesting would overflow its stack
+ */
+public record ParserLimits(int cacheEntries, int cacheChars, int maxLength, int maxNesting) {
+
+    public static final ParserLimits DEFAULT = new ParserLimits(4096, 1 << 20, 16 * 1024, 32);
+
+    public ParserLimits {
+        if (cacheEntries < 1 || cacheChars < 1 || maxLength < 1 || maxNesting < 1) {
+            throw new IllegalArgumentException("parser limits must be positive: " + cacheEntries + " entries, "
+                    + cacheChars + " cached characters, " + maxLength + " characters, " + maxNesting + " levels");
+        }
+    }
+
+    /** The longest text the cache keeps. */
+    int maxCachedLength() {
+        return Math.max(1, cacheChars / 16);
+    }
+}
