@@ -55,7 +55,8 @@ final class MySqlForms {
         }
         int j = i + 2;
         if (tokens.isWord(j, "FOR")) {
-            j += tokens.isWord(j + 1, "JOIN") ? 2 : tokens.isWord(j + 2, "BY") ? 3 : 0;
+            boolean orderOrGroup = tokens.isWord(j + 1, "ORDER") || tokens.isWord(j + 1, "GROUP");
+            j += tokens.isWord(j + 1, "JOIN") ? 2 : orderOrGroup && tokens.isWord(j + 2, "BY") ? 3 : 0;
         }
         if (!tokens.isSymbol(j, '(')) {
             return -1;

@@ -15,8 +15,8 @@ import net.sf.jsqlparser.statement.Statement;
  * @param ast            JSqlParser's tree, for rules that need conditions and values. Shared with every other
  *                       caller of the same text: read it, never change it (copy it, or deparse and parse again, to
  *                       rewrite). Null when unparsed, and for LOAD DATA, which is recognised without the library.
- *                       The tree of a text holding index hints, LOCK IN SHARE MODE or a multi-table DELETE is that of
- *                       the equivalent form {@link SqlParser} gave the library
+ *                       The tree of a text holding a MySQL form the library cannot read (index hints, LOCK IN
+ *                       SHARE MODE, DELETE ... USING) is that of the equivalent form it was given instead
  * @param unparsedReason why the statement was not understood, for a log or an error message; null when it was
  */
 public record ParsedStatement(StatementType type, List<TableName> tables, Statement ast, String unparsedReason) {

@@ -51,7 +51,8 @@ public final class SqlParser {
 
     /**
      * The statement {@code sql} holds, from the cache when the same text was parsed before: every caller of one
-     * text gets the same instance while it stays cached.
+     * text gets the same instance while it stays cached. A miss parses on the calling thread: tens of microseconds
+     * for common statements, up to tens of milliseconds for the longest texts the limits allow.
      */
     public ParsedStatement parse(String sql) {
         ParsedStatement cached = cache.get(sql);
@@ -86,11 +87,11 @@ public final class SqlParser {
             return ParsedStatement.unparsed(guess, "a name of " + parts + " dotted parts, more than "
                     + MAX_NAME_PARTS);
         }
-        return parse(MySqlForms.rewrite(tokens), guess);
+        return parseWithinLimits(MySqlForms.rewrite(tokens), guess);
     }
 
     /** Parses text within the limits; {@code guess} is the type an unparsed statement reports. */
-    private static ParsedStatement parse(String text, StatementType guess) {
+    private static ParsedStatement parseWithinLimits(String text, StatementType guess) {
         CCJSqlParser parser = new CCJSqlParser(new StringProvider(text)).withConfiguration(MYSQL);
         Statement statement;
         try {

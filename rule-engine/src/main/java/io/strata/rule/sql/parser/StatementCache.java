@@ -58,6 +58,9 @@ final class StatementCache {
         if (cached != null) {
             return cached.statement;
         }
+        if (sql.length() > maxChars) {
+            return statement;
+        }
         while (!clock.isEmpty() && (clock.size() >= maxEntries || chars + sql.length() > maxChars)) {
             evictOne();
         }
@@ -72,11 +75,14 @@ final class StatementCache {
         return entries.size();
     }
 
-    /** Moves the hand past used entries, clearing their flags, and evicts the first unused one. */
+    /**
+     * Moves the hand past used entries, clearing their flags, and evicts the first unused one. Readers may set flags
+     * again behind the hand, so after two rounds the oldest entry goes regardless.
+     */
     private void evictOne() {
-        while (true) {
+        for (int steps = 2 * clock.size(); ; steps--) {
             Entry head = clock.pollFirst();
-            if (!head.used) {
+            if (!head.used || steps <= 0) {
                 entries.remove(head.sql);
                 chars -= head.sql.length();
                 return;

@@ -10,7 +10,6 @@ public enum StatementType {
      * lead a SELECT, an UPDATE or a DELETE.
      */
     static StatementType ofKeywords(SqlTokens tokens) {
-        int i = tokens.isWord(1, "TEMPORARY") ? 2 : 1;
         if (tokens.isWord(0, "SELECT") || tokens.isSymbol(0, '(') || tokens.isWord(0, "TABLE")) {
             return SELECT;
         }
@@ -31,13 +30,18 @@ public enum StatementType {
         if (tokens.isWord(0, "ALTER") && (tokens.isWord(1, "TABLE") || tokens.isWord(2, "TABLE"))) {
             return ALTER_TABLE;
         }
-        if (tokens.isWord(0, "CREATE")) {
-            return tokens.isWord(i, "TABLE") ? CREATE_TABLE : tokens.isWord(1, "INDEX") || tokens.isWord(2, "INDEX")
-                    ? CREATE_INDEX : OTHER;
+        int i = tokens.isWord(1, "TEMPORARY") ? 2 : 1;
+        boolean create = tokens.isWord(0, "CREATE");
+        boolean drop = tokens.isWord(0, "DROP");
+        if (create && tokens.isWord(i, "TABLE")) {
+            return CREATE_TABLE;
         }
-        if (tokens.isWord(0, "DROP")) {
-            return tokens.isWord(i, "TABLE") ? DROP_TABLE : tokens.isWord(1, "INDEX") ? DROP_INDEX : OTHER;
+        if (create && (tokens.isWord(1, "INDEX") || tokens.isWord(2, "INDEX"))) {
+            return CREATE_INDEX;
         }
-        return OTHER;
+        if (drop && tokens.isWord(i, "TABLE")) {
+            return DROP_TABLE;
+        }
+        return drop && tokens.isWord(1, "INDEX") ? DROP_INDEX : OTHER;
     }
 }

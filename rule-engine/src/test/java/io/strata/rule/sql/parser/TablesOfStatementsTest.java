@@ -93,6 +93,8 @@ class TablesOfStatementsTest {
                 arguments("INSERT ... VALUES, several rows", INSERT, "INSERT INTO t (a, b) VALUES (1, 2), (3, 4), (?, ?)",
                         List.of(written("t"))),
                 arguments("INSERT ... SET", INSERT, "INSERT INTO t SET a = 1, b = 'x'", List.of(written("t"))),
+                arguments("INSERT IGNORE", INSERT, "INSERT IGNORE INTO `db`.`t` (`a`, `key`) VALUES (1, 2)",
+                        List.of(written("t").in("db"))),
                 arguments("INSERT IGNORE without INTO", INSERT, "INSERT IGNORE t (a) VALUES (1)",
                         List.of(written("t"))),
                 arguments("INSERT with a subquery among the values", INSERT,
