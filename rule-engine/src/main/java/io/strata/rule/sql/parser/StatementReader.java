@@ -40,52 +40,22 @@ final class StatementReader {
                 walker.select(select);
                 yield StatementType.SELECT;
             }
-            case Insert insert -> {
-                insert(insert, walker);
-                yield StatementType.INSERT;
-            }
-            case Upsert replace -> {
-                // the library's Upsert: MySQL's only form of it is REPLACE
-                replace(replace, walker);
-                yield StatementType.REPLACE;
-            }
-            case Update update -> {
-                update(update, walker);
-                yield StatementType.UPDATE;
-            }
-            case Delete delete -> {
-                delete(delete, walker);
-                yield StatementType.DELETE;
-            }
-            case CreateTable create -> {
-                walker.write(create.getTable());
-                walker.from(create.getLikeTable());
-                walker.select(create.getSelect());
-                yield StatementType.CREATE_TABLE;
-            }
-            case Alter alter -> {
-                alter(alter, walker);
-                yield StatementType.ALTER_TABLE;
-            }
+            case Insert insert -> insert(insert, walker);
+            case Upsert replace -> replace(replace, walker);
+            case Update update -> update(update, walker);
+            case Delete delete -> delete(delete, walker);
+            case CreateTable create -> createTable(create, walker);
+            case Alter alter -> alter(alter, walker);
             case Drop drop when "TABLE".equalsIgnoreCase(drop.getType()) -> {
                 drop.getNames().forEach(walker::write);
                 yield StatementType.DROP_TABLE;
             }
-            case Drop drop when "INDEX".equalsIgnoreCase(drop.getType()) -> {
-                dropIndex(drop, walker);
-                yield StatementType.DROP_INDEX;
-            }
+            case Drop drop when "INDEX".equalsIgnoreCase(drop.getType()) -> dropIndex(drop, walker);
             case Truncate truncate -> {
                 truncate.getTables().forEach(walker::write);
                 yield StatementType.TRUNCATE_TABLE;
             }
-            case RenameTableStatement rename -> {
-                for (Map.Entry<Table, Table> pair : rename.getTableNames()) {
-                    walker.write(pair.getKey());
-                    walker.write(pair.getValue());
-                }
-                yield StatementType.RENAME_TABLE;
-            }
+            case RenameTableStatement rename -> rename(rename, walker);
             case CreateIndex create -> {
                 walker.write(create.getTable());
                 yield StatementType.CREATE_INDEX;
@@ -95,19 +65,22 @@ final class StatementReader {
         return new ParsedStatement(type, walker.tables(), statement, null);
     }
 
-    private static void insert(Insert insert, TableWalker walker) {
+    private static StatementType insert(Insert insert, TableWalker walker) {
         walker.declare(insert.getWithItemsList());
         walker.write(insert.getTable());
         walker.select(insert.getSelect());
         walker.updateSets(insert.getSetUpdateSets());
         walker.updateSets(insert.getDuplicateUpdateSets());
+        return StatementType.INSERT;
     }
 
-    private static void replace(Upsert replace, TableWalker walker) {
+    /** The library's Upsert: MySQL's only form of it is REPLACE. */
+    private static StatementType replace(Upsert replace, TableWalker walker) {
         walker.write(replace.getTable());
         walker.select(replace.getSelect());
         walker.updateSets(replace.getUpdateSets());
         walker.updateSets(replace.getDuplicateUpdateSets());
+        return StatementType.REPLACE;
     }
 
     /**
@@ -115,7 +88,7 @@ final class StatementReader {
      * column without a qualifier that names one of them could be any table's, so then every table it joins counts as
      * written.
      */
-    private static void update(Update update, TableWalker walker) {
+    private static StatementType update(Update update, TableWalker walker) {
         walker.declare(update.getWithItemsList());
         List<Table> joined = tableReferences(update.getTable(), update.getStartJoins());
         boolean unresolved = false;
@@ -139,13 +112,14 @@ final class StatementReader {
         walker.updateSets(update.getUpdateSets());
         walker.expression(update.getWhere());
         walker.orderBy(update.getOrderByElements());
+        return StatementType.UPDATE;
     }
 
     /**
      * A single-table DELETE writes its table; {@code DELETE t1, t2 FROM <tables>} writes the tables its targets name,
      * by alias or by name ({@link MySqlForms} turns the USING form into this one).
      */
-    private static void delete(Delete delete, TableWalker walker) {
+    private static StatementType delete(Delete delete, TableWalker walker) {
         walker.declare(delete.getWithItemsList());
         if (delete.getTables() == null || delete.getTables().isEmpty()) {
             walker.markWritten(delete.getTable());
@@ -164,29 +138,47 @@ final class StatementReader {
         walker.joins(delete.getJoins());
         walker.expression(delete.getWhere());
         walker.orderBy(delete.getOrderByElements());
+        return StatementType.DELETE;
     }
 
-    private static void alter(Alter alter, TableWalker walker) {
+    /** CREATE TABLE writes its table and reads the model of LIKE and the rows of AS SELECT. */
+    private static StatementType createTable(CreateTable create, TableWalker walker) {
+        walker.write(create.getTable());
+        walker.from(create.getLikeTable());
+        walker.select(create.getSelect());
+        return StatementType.CREATE_TABLE;
+    }
+
+    /** ALTER TABLE writes its table, and the new name of RENAME TO. */
+    private static StatementType alter(Alter alter, TableWalker walker) {
         walker.write(alter.getTable());
         for (AlterExpression expression : alter.getAlterExpressions()) {
             if (expression.getOperation() == AlterOperation.RENAME_TABLE && expression.getNewTableName() != null) {
                 walker.write(name(expression.getNewTableName()));
             }
         }
+        return StatementType.ALTER_TABLE;
     }
 
     /** {@code DROP INDEX i ON t}: the library keeps {@code ON t} as two words of text. */
-    private static void dropIndex(Drop drop, TableWalker walker) {
-        List<String> parameters = drop.getParameters();
-        if (parameters == null) {
-            return;
-        }
+    private static StatementType dropIndex(Drop drop, TableWalker walker) {
+        List<String> parameters = drop.getParameters() == null ? List.of() : drop.getParameters();
         for (int i = 0; i + 1 < parameters.size(); i++) {
             if (parameters.get(i).equalsIgnoreCase("ON")) {
                 walker.write(name(parameters.get(i + 1)));
-                return;
+                break;
             }
         }
+        return StatementType.DROP_INDEX;
+    }
+
+    /** RENAME TABLE writes both names of every pair, old then new. */
+    private static StatementType rename(RenameTableStatement rename, TableWalker walker) {
+        for (Map.Entry<Table, Table> pair : rename.getTableNames()) {
+            walker.write(pair.getKey());
+            walker.write(pair.getValue());
+        }
+        return StatementType.RENAME_TABLE;
     }
 
     /** The tables a FROM list joins at its own level, nested join brackets included, subqueries not. */

@@ -13,7 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
@@ -47,6 +51,31 @@ class SqlParserTest {
         assertSame(first, parser.parse(new String(sql.toCharArray())), "an equal text from another packet");
         assertNotSame(first, parser.parseUncached(sql), "bypassing the cache parses again");
         assertNotSame(first, parser.parse(sql + " "), "the exact text is the key");
+    }
+
+    @Test
+    void oneParserServesManyThreadsAtOnce() throws Exception {
+        List<String> statements = List.of("SELECT * FROM a JOIN b ON a.id = b.id WHERE a.x = 'q\\'s'",
+                "UPDATE t1 JOIN t2 ON t1.id = t2.id SET t1.a = 1", "DELETE FROM c USING c JOIN d ON c.id = d.id",
+                "INSERT INTO e SELECT * FROM f # comment");
+        List<List<TableName>> expected = statements.stream().map(sql -> parser.parseUncached(sql).tables()).toList();
+        assertTrue(expected.stream().allMatch(tables -> tables.size() == 2), expected.toString());
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        List<Future<Boolean>> runs = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            runs.add(threads.submit(() -> {
+                boolean same = true;
+                for (int i = 0; i < 100; i++) {
+                    int k = i % statements.size();
+                    same &= expected.get(k).equals(parser.parseUncached(statements.get(k)).tables());
+                }
+                return same;
+            }));
+        }
+        for (Future<Boolean> run : runs) {
+            assertTrue(run.get());
+        }
+        threads.shutdown();
     }
 
     @Test
