@@ -1,0 +1,131 @@
+package io.strata.rule.sql.parser;
+
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserConstants;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.StringProvider;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.feature.Feature;
+import net.sf.jsqlparser.parser.feature.FeatureConfiguration;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.UnsupportedStatement;
+
+/**
+ * Parses one MySQL statement for the rules that need more than the classifier's facts: the tables it names and
+ * whether it writes them, and JSqlParser's tree for conditions and values. Only rules that ask pay for it: the
+ * empty rule chain and read/write splitting never parse.
+ *
+ * <p>Never throws for a statement's content: a text the parser rejects, or one too long or too deeply nested to
+ * parse in bounded time ({@link ParserLimits}), comes back unparsed with the reason. Thread-safe; one instance is
+ * meant to serve every session, so that its cache of parsed statements, keyed by exact text, is shared.
+ */
+public final class SqlParser {
+
+    /**
+     * How MySQL reads text by default (no ANSI_QUOTES, no NO_BACKSLASH_ESCAPES): {@code "x"} is a string,
+     * backslashes escape, {@code #} starts a comment. Shared by every parse and never changed after this.
+     */
+    private static final FeatureConfiguration MYSQL = new FeatureConfiguration()
+            .setValue(Feature.allowBackslashEscapeCharacter, true)
+            .setValue(Feature.allowDoubleQuotedStrings, true)
+            .setValue(Feature.allowHashLineComments, true)
+            .setValue(Feature.allowComplexParsing, false);
+
+    /**
+     * MySQL names have at most three parts ({@code db.table.column}); the library's time grows with the square of a
+     * longer chain's length (a 2,000-part name takes seconds), so a text holding one is not worth its parse.
+     */
+    static final int MAX_NAME_PARTS = 4;
+
+    private final ParserLimits limits;
+    private final StatementCache cache;
+
+    public SqlParser() {
+        this(ParserLimits.DEFAULT);
+    }
+
+    public SqlParser(ParserLimits limits) {
+        this.limits = limits;
+        this.cache = new StatementCache(limits.cacheEntries(), limits.cacheChars());
+    }
+
+    /**
+     * The statement {@code sql} holds, from the cache when the same text was parsed before: every caller of one
+     * text gets the same instance while it stays cached. A miss parses on the calling thread: tens of microseconds
+     * for common statements, up to tens of milliseconds for the longest texts the limits allow.
+     */
+    public ParsedStatement parse(String sql) {
+        ParsedStatement cached = cache.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        ParsedStatement parsed = parseUncached(sql);
+        return sql.length() <= limits.maxCachedLength() ? cache.putIfAbsent(sql, parsed) : parsed;
+    }
+
+    /** Parses {@code sql} without looking at or filling the cache. */
+    public ParsedStatement parseUncached(String sql) {
+        if (sql.length() > limits.maxLength()) {
+            return ParsedStatement.unparsed(StatementType.ofKeywords(SqlTokens.head(sql, 3)), "longer than "
+                    + limits.maxLength() + " characters (" + sql.length() + ")");
+        }
+        SqlTokens tokens = SqlTokens.of(sql);
+        if (tokens.size() == 0) {
+            return ParsedStatement.unparsed(StatementType.OTHER, "no statement, only comments or blanks");
+        }
+        if (LoadData.is(tokens)) {
+            return LoadData.read(tokens);
+        }
+        StatementType guess = StatementType.ofKeywords(tokens);
+        int depth = tokens.maxDepth();
+        if (depth > limits.maxNesting()) {
+            return ParsedStatement.unparsed(guess, "brackets nested " + depth + " deep, more than "
+                    + limits.maxNesting());
+        }
+        int parts = tokens.maxNameParts();
+        if (parts > MAX_NAME_PARTS) {
+            return ParsedStatement.unparsed(guess, "a name of " + parts + " dotted parts, more than "
+                    + MAX_NAME_PARTS);
+        }
+        return parseWithinLimits(MySqlForms.rewrite(tokens), guess);
+    }
+
+    /** Parses text within the limits; {@code guess} is the type an unparsed statement reports. */
+    private static ParsedStatement parseWithinLimits(String text, StatementType guess) {
+        CCJSqlParser parser = new CCJSqlParser(new StringProvider(text)).withConfiguration(MYSQL);
+        Statement statement;
+        try {
+            statement = parser.Statement();
+        } catch (ParseException e) {
+            return ParsedStatement.unparsed(guess, notUnderstood(e.currentToken));
+        } catch (RuntimeException | StackOverflowError e) {
+            // the lexer's TokenMgrException, or a fault inside the library: either way not this layer's to throw
+            return ParsedStatement.unparsed(guess, "the parser failed: " + e);
+        }
+        if (parser.getToken(1).kind != CCJSqlParserConstants.EOF) {
+            return ParsedStatement.unparsed(guess, "more than one statement");
+        }
+        if (statement instanceof UnsupportedStatement) {
+            return ParsedStatement.unparsed(guess, "a statement the parser does not know");
+        }
+        try {
+            return StatementReader.read(statement);
+        } catch (RuntimeException e) {
+            // a tree of a shape the reader does not expect: routing falls back as for any unparsed statement
+            return ParsedStatement.unparsed(guess, "the parser's tree could not be read: " + e);
+        }
+    }
+
+    /** Where the parser stopped: the token after the last one it accepted. */
+    private static String notUnderstood(Token last) {
+        Token next = last == null ? null : last.next;
+        if (next == null) {
+            return "not understood";
+        }
+        if (next.kind == CCJSqlParserConstants.EOF) {
+            return "ends too early";
+        }
+        return "not understood at '" + next.image + "' (line " + next.beginLine + ", column " + next.beginColumn
+                + ")";
+    }
+}
