@@ -6,6 +6,8 @@ import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
+import io.strata.backend.jdbc.TableCheck;
+import io.strata.config.DataSourceConfig;
 import io.strata.backend.connection.Transports;
 import io.strata.bootstrap.metrics.MetricsEndpoint;
 import io.strata.config.ConfigLoader;
@@ -20,7 +22,9 @@ import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
+import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleChain;
+import io.strata.rule.broadcast.BroadcastRule;
 import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.backend.health.HealthMonitor;
@@ -28,7 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -167,6 +173,9 @@ public final class Strata implements AutoCloseable {
                         resolved.server().executor(), resolved.databases().keySet());
                 // Checks start before clients are served, so replicas prove themselves before they get reads.
                 HealthMonitor monitor = HealthMonitor.start(resolved, health);
+                StrataConfig started = resolved;
+                Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(started,
+                        chains));
                 return new Strata(boss, workers, backends, jdbc, server, monitor, metrics);
             } catch (Exception e) {
                 // A failed start leaves nothing running: no port bound, no thread left behind.
@@ -189,6 +198,35 @@ public final class Strata implements AutoCloseable {
                 // Netty rethrows a failed bind's BindException unchecked-style
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * A broadcast table must be on every data source: one missing somewhere is reported (not an error: the
+         * application may be about to create it, through Strata, on all of them).
+         */
+        private static void warnOfMissingBroadcastTables(StrataConfig config, Map<String, RuleChain> chains) {
+            chains.forEach((database, chain) -> {
+                for (RoutingRule rule : chain.routingRules()) {
+                    if (rule instanceof BroadcastRule broadcast) {
+                        for (DataSourceConfig dataSource : config.databases().get(database).dataSources().values()) {
+                            warnOfMissing(database, dataSource, broadcast.tables());
+                        }
+                    }
+                }
+            });
+        }
+
+        private static void warnOfMissing(String database, DataSourceConfig dataSource, List<String> tables) {
+            try {
+                for (String table : TableCheck.missing(dataSource, tables, (int) VERSION_PROBE_SECONDS)) {
+                    LOG.warn("config-{}.yaml: broadcast table '{}' is not on data source '{}' ({}): changes to it "
+                            + "will fail there until it is created", database, table, dataSource.name(),
+                            dataSource.url());
+                }
+            } catch (SQLException e) {
+                LOG.warn("config-{}.yaml: cannot check data source '{}' for its broadcast tables: {}", database,
+                        dataSource.name(), e.getMessage());
             }
         }
 

@@ -23,6 +23,14 @@ public non-sealed interface DecoratingRule extends Rule {
     Set<String> sameData(String dataSource);
 
     /**
+     * The name that stands for {@code dataSource}'s group in routes (a read/write group's name), or null when
+     * {@code dataSource} belongs to none of this rule's groups.
+     */
+    default String groupOf(String dataSource) {
+        return null;
+    }
+
+    /**
      * A decorated unit's data source.
      *
      * @param retryable the statement may go elsewhere if this data source proves unreachable before it starts

@@ -8,9 +8,11 @@ import io.strata.rule.StatementContext.Hold;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.SqlParser;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -32,14 +34,47 @@ public final class RuleChain {
     private final List<DecoratingRule> decorating = new ArrayList<>();
     private final RouteResult passThrough;
 
+    /** A chain over one data source and no parser: for tests and tools. */
     public RuleChain(String defaultDataSource, List<Rule> rules) {
+        this(List.of(defaultDataSource), rules, new SqlParser());
+    }
+
+    /**
+     * @param dataSources the database's data sources in configuration order (the first is the default)
+     * @param parser      the database's SQL parser
+     */
+    public RuleChain(List<String> dataSources, List<Rule> rules, SqlParser parser) {
         for (Rule rule : rules) {
-            switch (rule) {
-                case RoutingRule r -> routing.add(r);
-                case DecoratingRule d -> decorating.add(d);
+            if (rule instanceof DecoratingRule d) {
+                decorating.add(d);
             }
         }
-        this.passThrough = RouteResult.single(defaultDataSource);
+        List<String> logical = logical(dataSources);
+        Set<String> groups = new LinkedHashSet<>(logical);
+        groups.removeAll(dataSources);
+        RuleBinding binding = new RuleBinding(logical, groups, parser);
+        for (Rule rule : rules) {
+            if (rule instanceof RoutingRule r) {
+                routing.add(r.bind(binding));
+            }
+        }
+        this.passThrough = RouteResult.single(dataSources.get(0));
+    }
+
+    /** The data sources, each decorating rule's groups standing in place of their members. */
+    private List<String> logical(List<String> dataSources) {
+        Set<String> logical = new LinkedHashSet<>();
+        for (String dataSource : dataSources) {
+            String name = dataSource;
+            for (DecoratingRule rule : decorating) {
+                String group = rule.groupOf(name);
+                if (group != null) {
+                    name = group;
+                }
+            }
+            logical.add(name);
+        }
+        return List.copyOf(logical);
     }
 
     /**
@@ -60,7 +95,7 @@ public final class RuleChain {
             }
             rules.add(factory.create(database, config, file, "rules[" + i + "]", health));
         }
-        return new RuleChain(database.defaultDataSource().name(), rules);
+        return new RuleChain(List.copyOf(database.dataSources().keySet()), rules, new SqlParser());
     }
 
     private static Map<String, RuleFactory> factories(Collection<RuleFactory> builtIn) {
@@ -70,6 +105,11 @@ public final class RuleChain {
             factories.put(factory.type(), factory);
         }
         return factories;
+    }
+
+    /** The routing rules, as the chain runs them (bound to the database). */
+    public List<RoutingRule> routingRules() {
+        return List.copyOf(routing);
     }
 
     public boolean isEmpty() {

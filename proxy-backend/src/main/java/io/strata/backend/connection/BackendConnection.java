@@ -58,6 +58,8 @@ public final class BackendConnection {
     private volatile boolean multiStatements = true;
     /** The server's autocommit, as the status flags of its last response said (a new session's is on). */
     private volatile boolean autocommit = true;
+    /** Whether a transaction is open on the server session, as the status flags of its last response said. */
+    private volatile boolean inTransaction;
     private volatile boolean dirty;
     /**
      * How many times the pool took this connection back. A session that finds the same count twice held the
@@ -367,8 +369,9 @@ public final class BackendConnection {
         }
         if (complete) {
             ResponseSummary summary = parser.summary();
-            if (summary.statusFlags() >= 0) { // a lone ERR says nothing of it
+            if (summary.statusFlags() >= 0) { // a lone ERR says nothing of them
                 autocommit = (summary.statusFlags() & ServerStatus.AUTOCOMMIT) != 0;
+                inTransaction = (summary.statusFlags() & ServerStatus.IN_TRANS) != 0;
             }
             parser = null;
             listener = null;
@@ -530,6 +533,14 @@ public final class BackendConnection {
      */
     public boolean autocommit() {
         return autocommit;
+    }
+
+    /**
+     * Whether a transaction is open on the server session (SERVER_STATUS_IN_TRANS in its last response's status): a
+     * session keeps such a connection until it ends, and a COMMIT or ROLLBACK must reach it.
+     */
+    public boolean inTransaction() {
+        return inTransaction;
     }
 
     /** The tracked session variables set on this connection's server session (absent: the server default). */

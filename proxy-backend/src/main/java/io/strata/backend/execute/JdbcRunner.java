@@ -23,6 +23,8 @@ import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.strata.rule.RouteResult;
+import io.strata.rule.StatementContext.Hold;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -359,8 +361,16 @@ public final class JdbcRunner implements StatementRunner {
     }
 
     @Override
-    public String pinnedDataSource() {
-        return pinned != null && session.needsPinnedConnection() ? pinnedDataSource : null;
+    public void fanOut(Command command, RouteResult route, PreparedStatement statement) {
+        command.payload().release();
+        throw ErrorCode.UNSUPPORTED.exception("routes of several units with executor: jdbc");
+    }
+
+    @Override
+    public Map<String, Hold> held() {
+        String dataSource = pinned != null && session.needsPinnedConnection() ? pinnedDataSource : null;
+        return dataSource == null ? Map.of()
+                : Map.of(dataSource, session.hasServerState() ? Hold.STATE : Hold.WARNINGS);
     }
 
     private void keepOrReturn(Connection connection) throws SQLException {

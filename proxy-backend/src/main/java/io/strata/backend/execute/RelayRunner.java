@@ -25,7 +25,14 @@ import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Arrays;
+import io.strata.rule.ResultMerge;
+import io.strata.rule.RouteResult;
+import io.strata.rule.RouteUnit;
+import io.strata.rule.StatementContext.Hold;
+
+import java.util.List;
+
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -49,7 +56,8 @@ public final class RelayRunner implements StatementRunner {
     private final ChannelOutboundInvoker clientWire;
     private final SessionState session;
     private final Completion completion;
-    private BackendConnection pinned;
+    /** The connections the session holds, on every data source it has state on. */
+    private final NativeConnections connections;
     /** LOAD DATA LOCAL INFILE: the client is sending its file (client loop only). */
     private boolean sendingFile;
     private volatile BackendConnection inFlight;
@@ -60,10 +68,18 @@ public final class RelayRunner implements StatementRunner {
         this.clientWire = PacketEncoder.wire(client);
         this.session = session;
         this.completion = completion;
+        this.connections = new NativeConnections(session, client.eventLoop());
     }
 
     @Override
     public void run(Command command) {
+        List<BackendConnection> open = connections.inTransaction();
+        if (command.info() != null && command.info().endsTransaction() && reachesOthers(open, command)) {
+            // COMMIT, ROLLBACK...: to every data source the session's transaction reached, as one statement
+            List<RouteUnit> units = open.stream().map(c -> new RouteUnit(c.dataSource())).toList();
+            fanOut(command, new RouteResult(units, ResultMerge.ONE_COPY, false), null);
+            return;
+        }
         withConnection(command, null, error -> { }, this::run, connection ->
                 start(connection, command.payload(), command.kind(), command.info(), command.next(), null,
                         summary -> {
@@ -71,6 +87,22 @@ public final class RelayRunner implements StatementRunner {
                                 session.ranOnBackend(command.database(), command.info());
                             }
                         }, Retry.of(command, this::run)));
+    }
+
+    /** Whether the session's open transaction spans another data source than the command's own. */
+    private static boolean reachesOthers(List<BackendConnection> open, Command command) {
+        for (BackendConnection connection : open) {
+            if (!connection.dataSource().equals(command.dataSource())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void fanOut(Command command, RouteResult route, PreparedStatement statement) {
+        new NativeFanOut(backends, connections, session, completion, client, command, route.units(),
+                route.merge(), statement).run();
     }
 
     /**
@@ -89,7 +121,7 @@ public final class RelayRunner implements StatementRunner {
                         client.write(PrepareCapture.forClient(cached, clientId, client.alloc()));
                         session.prepared(new PreparedStatement(clientId, command.sql(), command.info(),
                                 command.database(), command.schema(), cached.parsedIn(), cached.params(), cached.columns()));
-                        keepOrRelease(connection);
+                        connections.keepOrRelease(connection);
                         client.flush();
                         completion.done();
                         return;
@@ -126,7 +158,7 @@ public final class RelayRunner implements StatementRunner {
             // may replace (and release) the client's payload: read nothing from it after this
             ByteBuf payload = BackendStatements.forBackend(command, statement, backend);
             if (command.kind() == null) {
-                pinned = connection;
+                connections.statementStateOn(connection);
                 connection.send(payload);
                 session.longDataPending(true);
                 completion.done();
@@ -150,14 +182,14 @@ public final class RelayRunner implements StatementRunner {
         String schema = command.schemaOn(pool.config().schema());
         BackendConnection ready;
         try {
-            ready = take(pool);
+            ready = connections.take(pool);
         } catch (RuntimeException e) {
             command.payload().release();
             throw e;
         }
         // what the command runs, if it runs a statement (not a fetch, a reset or long data)
         SqlStatementInfo info = command.kind() == ResponseKind.QUERY ? command.info() : null;
-        if (ready != null && readyFor(ready, schema, statement, info)) {
+        if (ready != null && connections.readyFor(ready, schema, statement, info)) {
             onLoop(command.next(), () -> {
                 if (usable(ready, command.next(), retry)) {
                     then.accept(ready);
@@ -183,50 +215,17 @@ public final class RelayRunner implements StatementRunner {
             }
         });
         if (ready != null) {
-            prepareState(ready, schema, statement, info).whenComplete(found);
+            connections.prepareState(ready, schema, statement, info).whenComplete(found);
             return;
         }
         // A full pool hands connections over as they are released; most need nothing more before the command.
         pool.acquire(session.flavor(), client.eventLoop()).whenComplete((connection, error) -> {
-            if (error == null && !readyFor(connection, schema, statement, info)) {
-                prepareState(connection, schema, statement, info).whenComplete(found);
+            if (error == null && !connections.readyFor(connection, schema, statement, info)) {
+                connections.prepareState(connection, schema, statement, info).whenComplete(found);
             } else {
                 found.accept(connection, error);
             }
         });
-    }
-
-    /**
-     * Whether a connection can take the command as it is: in the session's state, holding its statement, and not
-     * needing the session's last insert id.
-     */
-    private boolean readyFor(BackendConnection connection, String schema, PreparedStatement statement,
-                             SqlStatementInfo info) {
-        return StateSync.inSync(connection, schema, session.names(), session.multiStatements(),
-                session.autocommit(), session.variables()) && (statement == null || BackendStatements.on(connection, statement) != null)
-                && !session.needsLastInsertId(info, connection, connection.lease());
-    }
-
-    /**
-     * Makes the connection's state the session's, prepares the statement there, and gives it the session's last
-     * insert id when the command reads it, as far as each is missing.
-     */
-    private CompletableFuture<BackendConnection> prepareState(BackendConnection connection, String schema,
-                                                             PreparedStatement statement, SqlStatementInfo info) {
-        CompletableFuture<BackendConnection> synced = StateSync.sync(connection, schema, session.names(),
-                session.multiStatements(), session.autocommit(), session.variables());
-        if (session.needsLastInsertId(info, connection, connection.lease())) {
-            String set = session.lastInsertIdStatement();
-            synced = synced.thenCompose(c -> StateSync.run(c,
-                    StateSync.command(c.channel().alloc(), CommandType.COM_QUERY, set))).thenApply(c -> {
-                        // the client's loop reads it only after this future hands the connection over to it
-                        session.lastInsertIdGiven(c, c.lease());
-                        return c;
-                    });
-        }
-        return statement == null ? synced
-                : synced.thenCompose(c -> BackendStatements.prepared(c, statement, session.names(),
-                        session.variables()).thenApply(s -> c));
     }
 
     /**
@@ -265,24 +264,6 @@ public final class RelayRunner implements StatementRunner {
             rerun.accept(again);
             return true;
         }
-    }
-
-    /**
-     * The session's pinned connection when it belongs to {@code pool}, else an idle pooled one, else null. A session
-     * holding state on another data source cannot move.
-     */
-    private BackendConnection take(BackendPool pool) {
-        if (pinned != null && pinned.pool() == pool) {
-            return pinned;
-        }
-        if (pinned != null) {
-            if (session.hasServerState()) {
-                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
-                        + "state to another data source (" + pinned.dataSource() + " -> " + pool.name() + ")");
-            }
-            giveBack(unpin());
-        }
-        return pool.tryAcquire(session.flavor(), client.eventLoop());
     }
 
     /** Closes a client's statement; backend statements stay cached for other sessions unless a cursor held one. */
@@ -336,10 +317,8 @@ public final class RelayRunner implements StatementRunner {
         if (connection.isActive()) {
             return true;
         }
-        boolean wasPinned = connection == pinned;
-        if (wasPinned) {
-            pinned = null;
-        }
+        boolean wasPinned = connections.holds(connection);
+        connections.forget(connection);
         connection.pool().discard(connection);
         if (wasPinned) {
             session.lostServerState();
@@ -358,10 +337,10 @@ public final class RelayRunner implements StatementRunner {
             if (retry != null) {
                 retry.release();
             }
-            giveBack(connection);
+            connections.giveBack(connection);
             return;
         }
-        pinned = connection;
+        connections.running(connection);
         inFlight = connection;
         session.running(() -> StateSync.killQuery(connection));
         connection.execute(payload, kind, new RelayListener(client, clientWire, tap,
@@ -444,7 +423,7 @@ public final class RelayRunner implements StatementRunner {
             followVariables(connection, info.trackedVariables());
             return;
         }
-        if (summary.failed() && (session.inTransaction() || !session.autocommit())) {
+        if (summary.failed() && (connection.inTransaction() || !session.autocommit())) {
             readStatus(connection);
             return;
         }
@@ -454,10 +433,10 @@ public final class RelayRunner implements StatementRunner {
     /** The command's last step: the connection stays pinned or goes back, and the client's next command may run. */
     private void settle(BackendConnection connection) {
         if (completion.closed()) {
-            giveBack(unpin());
+            connections.releaseAll();
             return;
         }
-        keepOrRelease(connection);
+        connections.keepOrRelease(connection);
         completion.done();
     }
 
@@ -467,7 +446,6 @@ public final class RelayRunner implements StatementRunner {
      * is read before the client's next command, which may be one Strata answers with the session's status.
      */
     private void readStatus(BackendConnection connection) {
-        pinned = connection;
         StateSync.status(connection).whenComplete((status, error) -> onLoop(() -> {
             if (error != null) {
                 LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
@@ -493,7 +471,6 @@ public final class RelayRunner implements StatementRunner {
      * next command waits for this. If the values cannot be read, the session keeps this connection for good.
      */
     private void followVariables(BackendConnection connection, java.util.List<String> names) {
-        pinned = connection;
         StateSync.readVariables(connection, names).whenComplete((values, error) -> onLoop(() -> {
             if (error != null) {
                 LOG.debug("session {}: {}", session.connectionId(), error.getMessage());
@@ -505,17 +482,6 @@ public final class RelayRunner implements StatementRunner {
             }
             settle(connection);
         }));
-    }
-
-    private void keepOrRelease(BackendConnection connection) {
-        if (session.needsPinnedConnection()) {
-            pinned = connection;
-        } else {
-            if (pinned == connection) {
-                pinned = null;
-            }
-            connection.pool().release(connection);
-        }
     }
 
     /**
@@ -560,7 +526,7 @@ public final class RelayRunner implements StatementRunner {
     private void abandon(BackendConnection connection) {
         inFlight = null;
         session.running(null);
-        unpin();
+        connections.forget(connection);
         connection.pool().discard(connection);
     }
 
@@ -573,19 +539,17 @@ public final class RelayRunner implements StatementRunner {
 
     @Override
     public CompletableFuture<Void> releaseSession() {
-        BackendConnection connection = unpin();
-        return connection == null ? CompletableFuture.completedFuture(null) : giveBack(connection);
+        return connections.releaseAll();
     }
 
     @Override
     public void clientClosed() {
         BackendConnection running = inFlight;
         if (running != null) {
-            unpin();
+            connections.forget(running);
             running.pool().discard(running); // mid-response: it cannot be reused
-        } else {
-            releaseSession();
         }
+        connections.releaseAll();
     }
 
     @Override
@@ -597,35 +561,7 @@ public final class RelayRunner implements StatementRunner {
     }
 
     @Override
-    public String pinnedDataSource() {
-        BackendConnection connection = pinned;
-        return connection != null && session.needsPinnedConnection() ? connection.dataSource() : null;
-    }
-
-    private BackendConnection unpin() {
-        BackendConnection connection = pinned;
-        pinned = null;
-        return connection;
-    }
-
-    private CompletableFuture<Void> giveBack(BackendConnection connection) {
-        if (connection.busy()) {
-            connection.pool().discard(connection);
-            return CompletableFuture.completedFuture(null);
-        }
-        // What the session kept the connection for (a transaction, warnings that may quote its values...) is not
-        // the next session's.
-        if (!connection.dirty() && !session.needsPinnedConnection()) {
-            connection.pool().release(connection);
-            return CompletableFuture.completedFuture(null);
-        }
-        return StateSync.reset(connection).handle((c, error) -> {
-            if (error != null) {
-                connection.pool().discard(connection);
-            } else {
-                connection.pool().release(connection);
-            }
-            return null;
-        });
+    public Map<String, Hold> held() {
+        return connections.held();
     }
 }

@@ -1,6 +1,7 @@
 package io.strata.backend.execute;
 
-import io.strata.backend.jdbc.ColumnMetadata;
+import io.strata.backend.result.ColumnMetadata;
+import io.strata.backend.result.Result;
 import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.backend.jdbc.ResultSink;
 
@@ -12,6 +13,12 @@ import java.util.List;
  * FOUND_ROWS() read afterwards). Used on the thread that runs the command, except {@link #writabilityChanged()}.
  */
 public interface ResultWriter extends ResultSink {
+
+    /**
+     * A whole protocol-neutral answer (a merged one): a result set pulled row by row and ended, an OK, or an error.
+     * A result set's rows are written as they are pulled; one that fails part way ends with the error.
+     */
+    void write(Result result) throws InterruptedException;
 
     /** COM_STMT_PREPARE's answer: the client's statement id and the statement's shape. */
     void prepared(int statementId, PreparedExecutor.Shape shape);

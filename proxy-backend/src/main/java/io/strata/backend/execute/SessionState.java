@@ -78,6 +78,8 @@ public final class SessionState {
     private boolean longDataPending;
     private boolean holdsServerState;
     private boolean keepForWarnings;
+    /** The statement that began the session's open transaction, which data sources it reaches later run first. */
+    private String transactionStart = "START TRANSACTION";
 
     /** @param connectionId the client connection's id (CONNECTION_ID()), for logs */
     public SessionState(long connectionId) {
@@ -404,6 +406,9 @@ public final class SessionState {
         // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened. The
         // server keeps them through statements that raise nothing and read no table (SELECT 1, SET, COMMIT).
         keepForWarnings = warnings > 0 || failed || keepForWarnings && (info == null || !info.usesTable());
+        if (info != null && info.kind() == SqlKind.BEGIN && !info.multiStatement() && !failed) {
+            transactionStart = String.join(" ", info.tokens()); // START TRANSACTION READ ONLY, ... as the client said
+        }
     }
 
     public void holdsServerState(boolean holds) {
@@ -425,6 +430,24 @@ public final class SessionState {
      * does not either: between transactions (the server's IN_TRANS flag is down) the session's autocommit is made
      * equal on whichever connection it borrows, as its other tracked variables are.
      */
+    /** Whether the last statement's warnings (or error) are kept for SHOW WARNINGS. */
+    public boolean keepsWarnings() {
+        return keepForWarnings;
+    }
+
+    /** Whether long data for the next execute or an open cursor lives on a backend connection. */
+    public boolean hasStatementState() {
+        return longDataPending || !openCursors.isEmpty();
+    }
+
+    /**
+     * The statement that began the session's open transaction (BEGIN, START TRANSACTION READ ONLY...): a data
+     * source the transaction reaches later joins it with the same.
+     */
+    public String transactionStart() {
+        return transactionStart;
+    }
+
     public boolean hasServerState() {
         return inTransaction() || holdsServerState || longDataPending || !openCursors.isEmpty();
     }

@@ -2,6 +2,7 @@ package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.relay.ResponseKind;
+import io.strata.rule.RouteResult;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.SqlStatementInfo;
 
@@ -89,6 +90,15 @@ public interface StatementRunner {
 
     void run(Command command);
 
+    /**
+     * A route whose answer the executor makes rather than relays: several units (each on its data source, at once),
+     * or one whose statement a rule rewrote. Their answers are merged as the route says and written through
+     * {@link Completion#results}.
+     *
+     * @param statement the prepared statement a COM_STMT_EXECUTE runs, else null
+     */
+    void fanOut(Command command, RouteResult route, PreparedStatement statement);
+
     /** COM_STMT_PREPARE under the client statement id {@code clientId}. */
     void prepare(Command command, int clientId);
 
@@ -117,6 +127,6 @@ public interface StatementRunner {
     /** The client channel's writability changed: a paused result may go on. */
     void writabilityChanged();
 
-    /** The data source of the backend connection the session must stay on, or null when it may move. */
-    String pinnedDataSource();
+    /** The data sources the session holds backend connections on, and what for (what routing must respect). */
+    java.util.Map<String, io.strata.rule.StatementContext.Hold> held();
 }

@@ -1,5 +1,6 @@
 package io.strata.backend.jdbc;
 
+import io.strata.backend.result.ColumnMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,5 +1,6 @@
 package io.strata.backend.jdbc;
 
+import io.strata.backend.result.ColumnMetadata;
 import java.util.List;
 
 /**

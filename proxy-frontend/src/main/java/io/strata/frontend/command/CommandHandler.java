@@ -33,6 +33,7 @@ import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.OkPacket;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
+import io.strata.rule.RouteUnit;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.SqlClassifier;
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -80,8 +83,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * every command cost a cold cache line each (2-6% of Strata's user time at 64 clients).
      */
     private boolean readingMayBePaused = true;
-    /** The data source the current statement runs on, counted there until it ends; null when none. */
-    private DataSourceStatus running;
+    /** The data sources the current statement runs on, counted there until it ends. */
+    private final List<DataSourceStatus> running = new ArrayList<>(2);
     private boolean runningWrite;
     private volatile boolean closed;
 
@@ -276,52 +279,65 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info,
                        String database) {
-        StatementRunner.Command command = routed(frame.payload(), next, kind, sql, info, database,
+        Routed routed = routed(frame.payload(), next, kind, sql, info, database,
                 database.equals(state.database()) ? state.schema() : null);
-        (kind == ResponseKind.QUERY ? runner : relayRunner).run(command);
+        if (!routed.route().passThrough()) {
+            if (info != null && info.multiStatement()) {
+                routed.command().payload().release();
+                throw ErrorCode.UNSUPPORTED.exception("several statements in one query when they go to several "
+                        + "data sources");
+            }
+            runner.fanOut(routed.command(), routed.route(), null);
+            return;
+        }
+        (kind == ResponseKind.QUERY ? runner : relayRunner).run(routed.command());
     }
 
-    /** @param schema the backend schema to run in, or null for the data source's own */
-    /** @param payload the command's payload, of which the routed command takes a reference of its own */
-    private StatementRunner.Command routed(ByteBuf payload, int next, ResponseKind kind, String sql,
-                                           SqlStatementInfo info, String database, String schema) {
+    /** A command with its route: the route's first unit is the command's data source. */
+    private record Routed(StatementRunner.Command command, RouteResult route) {
+    }
+
+    /**
+     * @param payload the command's payload, of which the routed command takes a reference of its own
+     * @param schema  the backend schema to run in, or null for the data source's own
+     */
+    private Routed routed(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
+                          String database, String schema) {
         boolean keepsState = kind == null || kind == ResponseKind.QUERY && payload.getUnsignedByte(
                 payload.readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
                 && ComStmtExecute.opensCursor(payload);
-        String pinned = runner.pinnedDataSource();
-        Map<String, StatementContext.Hold> held = pinned == null ? Map.of() : Map.of(pinned,
-                state.hasServerState() ? StatementContext.Hold.STATE : StatementContext.Hold.WARNINGS);
         StatementContext routing = new StatementContext(database, info,
-                state.inTransaction() || !state.autocommit(), held, keepsState, session.routeState());
+                state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState());
         RouteResult route = context.ruleChain(database).route(routing);
-        if (!route.isSingle()) {
-            throw ErrorCode.UNSUPPORTED.exception("statements routed to several data sources");
-        }
         if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
-            started(database, route.first().dataSource(), info != null && info.mayWrite());
+            started(database, route, info != null && info.mayWrite());
         }
-        return new StatementRunner.Command(database, schema, route.first().dataSource(),
-                payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable());
+        return new Routed(new StatementRunner.Command(database, schema, route.first().dataSource(),
+                payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable()), route);
     }
 
-    /** Counts the statement as running on its data source (SHOW STRATA DATA SOURCES, LEAST_ACTIVE, metrics). */
-    private void started(String database, String dataSource, boolean write) {
+    /** Counts the statement as running on its data sources (SHOW STRATA DATA SOURCES, LEAST_ACTIVE, metrics). */
+    private void started(String database, RouteResult route, boolean write) {
         finishRunning();
-        running = context.health().status(database, dataSource);
+        for (RouteUnit unit : route.units()) {
+            DataSourceStatus status = context.health().status(database, unit.dataSource());
+            status.started(write);
+            running.add(status);
+        }
         runningWrite = write;
-        running.started(write);
     }
 
     /** The running statement was answered (or failed): a write counts from now for read-your-writes. */
     private void finishRunning() {
-        if (running != null) {
-            running.finished();
-            if (runningWrite) {
-                session.routeState().wroteAt(System.nanoTime());
-            }
-            running = null;
-            runningWrite = false;
+        if (running.isEmpty()) {
+            return;
         }
+        running.forEach(DataSourceStatus::finished);
+        running.clear();
+        if (runningWrite) {
+            session.routeState().wroteAt(System.nanoTime());
+        }
+        runningWrite = false;
     }
 
     /** See {@link StatementRunner.Completion#reroute}. */
@@ -340,7 +356,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (!route.isSingle() || route.first().dataSource().equals(command.dataSource())) {
             return null;
         }
-        started(command.database(), route.first().dataSource(), false);
+        started(command.database(), route, false);
         return command.to(route.first().dataSource(), route.retryable(), payload);
     }
 
@@ -362,8 +378,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
         SqlStatementInfo info = SqlClassifier.classify(ascii ? text
                 : payload.toString(start, length, StandardCharsets.UTF_8));
-        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), state.schema()),
-                state.nextStatementId());
+        // answered once, by the first unit's data source: each execute then goes where its route says
+        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), state.schema())
+                .command(), state.nextStatementId());
     }
 
     /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */
@@ -384,8 +401,17 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             return;
         }
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
-        runner.runStatement(routed(frame.payload(), next, kind, statement.sql(), statement.info(), statement.database(),
-                statement.schema()), statement);
+        Routed routed = routed(frame.payload(), next, kind, statement.sql(), statement.info(),
+                statement.database(), statement.schema());
+        if (routed.route().passThrough()) {
+            runner.runStatement(routed.command(), statement);
+        } else if (kind == ResponseKind.QUERY && !ComStmtExecute.opensCursor(frame.payload())) {
+            runner.fanOut(routed.command(), routed.route(), statement);
+        } else {
+            routed.command().payload().release();
+            throw ErrorCode.UNSUPPORTED.exception(kind == null ? "long data for a statement routed to several data "
+                    + "sources" : "cursors of a statement routed to several data sources");
+        }
     }
 
     private void closeStatement(ByteBuf payload) {
@@ -435,7 +461,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         ByteBuf payload = StateSync.command(ctx.alloc(), CommandType.COM_QUERY, use);
         try {
             runner.run(routed(payload, next, ResponseKind.QUERY, use, SqlClassifier.classify(use),
-                    exposing.databaseName(), null));
+                    exposing.databaseName(), null).command());
         } finally {
             payload.release();
         }

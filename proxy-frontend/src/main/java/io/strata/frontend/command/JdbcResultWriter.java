@@ -2,8 +2,14 @@ package io.strata.frontend.command;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.strata.backend.jdbc.ColumnMetadata;
+import io.strata.backend.result.ColumnMetadata;
 import io.strata.backend.execute.ResultWriter;
+import io.strata.backend.result.ErrorResult;
+import io.strata.backend.result.QueryResult;
+import io.strata.backend.result.Result;
+import io.strata.backend.result.ResultException;
+import io.strata.backend.result.Row;
+import io.strata.backend.result.UpdateResult;
 import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.frontend.packet.BinaryRow;
@@ -68,6 +74,64 @@ final class JdbcResultWriter implements ResultWriter {
     public void columns(List<ColumnMetadata> columns, int statusFlags) {
         resultHeader(columns, forClient(statusFlags), true);
         rows = 0;
+    }
+
+    @Override
+    public void write(Result result) throws InterruptedException {
+        switch (result) {
+            case UpdateResult update -> {
+                update(update.affectedRows(), update.lastInsertId(), update.statusFlags(), update.warnings(),
+                        update.info());
+                finish();
+            }
+            case ErrorResult failure -> error(failure.error().errorCode(), failure.error().sqlState(),
+                    failure.error().message());
+            case QueryResult query -> rows(query);
+        }
+    }
+
+    /** A result set as it is pulled: the backend's own column definitions when it has them, rows, terminator. */
+    private void rows(QueryResult query) throws InterruptedException {
+        List<byte[]> definitions = query.columnPackets();
+        if (definitions == null) {
+            columns(query.columns(), 0);
+        } else {
+            writePending(true);
+            this.columns = query.columns();
+            ByteBuf count = channel.alloc().buffer(9);
+            MySQLBuf.writeIntLenenc(count, definitions.size());
+            write(count);
+            for (byte[] definition : definitions) {
+                write(channel.alloc().buffer(definition.length).writeBytes(definition));
+            }
+            if (!deprecateEof) {
+                ByteBuf eof = channel.alloc().buffer(5);
+                new EofPacket(0, ServerStatus.AUTOCOMMIT).encode(eof);
+                write(eof);
+            }
+            rows = 0;
+        }
+        try {
+            for (Row row = query.next(); row != null; row = query.next()) {
+                switch (row) {
+                    case Row.Cells cells -> row(cells.values());
+                    case Row.Packet packet -> {
+                        awaitWritable();
+                        write(packet.payload());
+                        rows++;
+                        if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
+                            channel.flush();
+                            rowsSinceFlush = 0;
+                        }
+                    }
+                }
+            }
+        } catch (ResultException e) {
+            error(e.error().errorCode(), e.error().sqlState(), e.error().message());
+            return;
+        }
+        endOfRows(query.statusFlags(), query.warnings());
+        finish();
     }
 
     @Override
@@ -168,6 +232,11 @@ final class JdbcResultWriter implements ResultWriter {
 
     @Override
     public void update(long affectedRows, long lastInsertId, int serverStatus, int warnings) {
+        update(affectedRows, lastInsertId, serverStatus, warnings, "");
+    }
+
+    /** An OK with the server's message ("Rows matched: ..."), as a native backend gave it. */
+    private void update(long affectedRows, long lastInsertId, int serverStatus, int warnings, String info) {
         int statusFlags = forClient(serverStatus);
         writePending(true);
         remember(statusFlags, warnings);
@@ -178,7 +247,7 @@ final class JdbcResultWriter implements ResultWriter {
         pendingStatus = statusFlags;
         pendingTerminator = () -> {
             ByteBuf out = channel.alloc().buffer(32);
-            new OkPacket(affectedRows, lastInsertId, pendingStatus, warnings).encode(out);
+            new OkPacket(OkPacket.HEADER, affectedRows, lastInsertId, pendingStatus, warnings, info).encode(out);
             write(out);
         };
     }

@@ -1,7 +1,7 @@
 package io.strata.frontend.packet;
 
 import io.netty.buffer.ByteBuf;
-import io.strata.backend.jdbc.ColumnMetadata;
+import io.strata.backend.result.ColumnMetadata;
 import io.strata.protocol.ColumnType;
 
 import java.nio.charset.Charset;

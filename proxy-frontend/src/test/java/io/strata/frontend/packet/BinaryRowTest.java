@@ -3,7 +3,7 @@ package io.strata.frontend.packet;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.strata.backend.jdbc.ColumnMetadata;
+import io.strata.backend.result.ColumnMetadata;
 import io.strata.protocol.ColumnType;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,7 @@
 package io.strata.rule.builtin;
 
 import io.strata.rule.RuleFactory;
+import io.strata.rule.broadcast.BroadcastRuleFactory;
 import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
 
 import java.util.List;
@@ -12,6 +13,6 @@ public final class BuiltInRules {
     }
 
     public static List<RuleFactory> factories() {
-        return List.of(new ReadWriteSplittingRuleFactory());
+        return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory());
     }
 }

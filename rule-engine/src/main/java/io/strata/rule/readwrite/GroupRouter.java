@@ -87,6 +87,11 @@ final class GroupRouter {
         return why.toString();
     }
 
+    /** The group's name, which stands for it in routes. */
+    String name() {
+        return group.name();
+    }
+
     List<String> names() {
         List<String> names = new ArrayList<>();
         names.add(group.name());

@@ -17,6 +17,7 @@ public final class ReadWriteSplittingRule implements DecoratingRule {
 
     private final Map<String, GroupRouter> routers = new HashMap<>();
     private final Map<String, Set<String>> members = new HashMap<>();
+    private final Map<String, String> groupNames = new HashMap<>();
 
     ReadWriteSplittingRule(List<GroupRouter> groups) {
         for (GroupRouter group : groups) {
@@ -24,6 +25,7 @@ public final class ReadWriteSplittingRule implements DecoratingRule {
             names.forEach(name -> {
                 routers.put(name, group);
                 members.put(name, names);
+                groupNames.put(name, group.name());
             });
         }
     }
@@ -37,5 +39,10 @@ public final class ReadWriteSplittingRule implements DecoratingRule {
     @Override
     public Set<String> sameData(String dataSource) {
         return members.getOrDefault(dataSource, Set.of());
+    }
+
+    @Override
+    public String groupOf(String dataSource) {
+        return groupNames.get(dataSource);
     }
 }

@@ -149,7 +149,7 @@ public final class SqlClassifier {
         List<String> statementTokens = statements != 1 || !tokensKept ? null
                 : firstAll.size() <= MAX_TOKENS ? tokens : Collections.unmodifiableList(firstAll);
         return new SqlStatementInfo(kind, tokens, multi, pins, charset, tracked, statementTokens, lexer.hint,
-                readsLastId, setsLastId, hidesCounts);
+                readsLastId, setsLastId, hidesCounts, sql);
     }
 
     /** Words that open a statement the server reads across semicolons (a compound statement's parts). */
@@ -636,7 +636,8 @@ public final class SqlClassifier {
             }
             LexedLater all = new LexedLater(sql, tokens);
             List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
-            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false);
+            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false,
+                    sql);
         }
 
         private static int endOfWord(String sql, int pos) {

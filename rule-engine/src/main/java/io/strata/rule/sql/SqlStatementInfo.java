@@ -28,15 +28,16 @@ import java.util.List;
  * @param hidesCounts    the text runs what {@code ROW_COUNT()} and {@code FOUND_ROWS()} read afterwards without its
  *                       response showing it: a {@code CALL} (the procedure's own statements) or a
  *                       {@code SQL_CALC_FOUND_ROWS} select (the rows found beyond its LIMIT); both pin the session
+ * @param sql            the text classified, for the rules that parse it further (never null; "" when unknown)
  */
 public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                                String charset, List<String> trackedVariables, List<String> statementTokens,
                                String hint, boolean readsLastInsertId, boolean setsLastInsertId,
-                               boolean hidesCounts) {
+                               boolean hidesCounts, String sql) {
 
     public SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiStatement, boolean pinsSession,
                             String charset) {
-        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null, false, false, false);
+        this(kind, tokens, multiStatement, pinsSession, charset, List.of(), null, null, false, false, false, "");
     }
 
     /**
@@ -94,6 +95,34 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
     public boolean mayWrite() {
         return kind != SqlKind.SELECT && kind != SqlKind.SHOW && kind != SqlKind.SET && kind != SqlKind.USE
                 && kind != SqlKind.EMPTY;
+    }
+
+    /**
+     * Whether the statement ends an open transaction, as a whole: COMMIT, ROLLBACK (not to a savepoint), BEGIN or
+     * START TRANSACTION (which commit the one before), and {@code SET autocommit = 1} (which commits too). A
+     * transaction over several data sources ends on all of them.
+     */
+    public boolean endsTransaction() {
+        if (multiStatement) {
+            return false;
+        }
+        return switch (kind) {
+            case COMMIT, ROLLBACK, BEGIN -> true;
+            case SET -> setsAutocommitOn();
+            default -> false;
+        };
+    }
+
+    /** {@code SET [SESSION | @@SESSION. | @@] autocommit = 1 | ON | TRUE}, alone. */
+    private boolean setsAutocommitOn() {
+        int at = tokenIs(1, "SESSION") ? 2 : 1;
+        String name = token(at).toLowerCase(java.util.Locale.ROOT);
+        if (!name.equals("autocommit") && !name.equals("@@autocommit") && !name.equals("@@session.autocommit")
+                || !token(at + 1).equals("=") || tokens.size() != at + 3) {
+            return false;
+        }
+        String value = token(at + 2);
+        return value.equals("1") || value.equalsIgnoreCase("ON") || value.equalsIgnoreCase("TRUE");
     }
 
     /** The token at {@code index}, or "" past the end. */

@@ -1,0 +1,309 @@
+package io.strata.it;
+
+import io.strata.bootstrap.Strata;
+import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
+import io.strata.config.ServerConfig;
+import io.strata.config.StrataConfig;
+import io.strata.it.StrataFixture.Driver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * BROADCAST on two MariaDB servers: a table kept whole on both. Changes land on both or neither, counted once;
+ * reads spread; a table of one data source stays there, also in a transaction with a broadcast write. What is where
+ * is read from the two servers themselves; each copy holds one row the other does not have, which tells which
+ * server answered a read.
+ */
+class BroadcastIT {
+
+    private static final String SCHEMA_A = "bc_a";
+    private static final String SCHEMA_B = "bc_b";
+    private static EmbeddedMariaDb serverB;
+    private static Strata strata;
+
+    @BeforeAll
+    static void start() {
+        EmbeddedMariaDb serverA = Backend.server();
+        serverA.createDatabase(SCHEMA_A, "strata", "strata");
+        serverB = EmbeddedMariaDb.start(0);
+        serverB.createDatabase(SCHEMA_B, "strata", "strata");
+        serverB.createDatabase(SCHEMA_B, "checker", "checker");
+        strata = Strata.builder().config(config(serverA, serverB)).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (strata != null) {
+            strata.close();
+        }
+        if (serverB != null) {
+            serverB.close();
+        }
+    }
+
+    static StrataConfig config(EmbeddedMariaDb a, EmbeddedMariaDb b) {
+        StrataConfig defaults = StrataFixture.config(ServerConfig.NATIVE_PASSWORD, a, Map.of(), "strata");
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        dataSources.put("ds_0", DataSourceConfig.of("ds_0", a.jdbcUrl(SCHEMA_A), "strata", "strata",
+                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
+        dataSources.put("ds_1", DataSourceConfig.of("ds_1", b.jdbcUrl(SCHEMA_B), "strata", "strata",
+                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
+        DatabaseConfig bc = new DatabaseConfig("bc", dataSources, List.of(new RuleConfig("BROADCAST",
+                Map.of("tables", List.of("t_dict", "t_country")))));
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(defaults.databases());
+        databases.put("bc", bc);
+        return new StrataConfig(defaults.server(), databases);
+    }
+
+    /** Both drivers, each in the text protocol and with server-side prepared statements (the binary protocol). */
+    static Stream<Arguments> clients() {
+        return Stream.of(Driver.values()).flatMap(d -> Stream.of(Arguments.of(d, false), Arguments.of(d, true)));
+    }
+
+    private static Connection connect(Driver driver, boolean binary) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", String.valueOf(binary));
+        return driver.connect(strata.port(), "bc", "root", "root", props);
+    }
+
+    @BeforeEach
+    void tables() throws SQLException {
+        for (Object[] server : new Object[][] {{Backend.server(), SCHEMA_A}, {serverB, SCHEMA_B}}) {
+            direct((EmbeddedMariaDb) server[0], (String) server[1], "DROP TABLE IF EXISTS t_dict",
+                    "DROP TABLE IF EXISTS t_single");
+        }
+        direct(Backend.server(), SCHEMA_A, "CREATE TABLE t_single (id INT PRIMARY KEY, v VARCHAR(20))");
+    }
+
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("clients")
+    void ddlAndChangesLandOnEveryDataSourceCountedOnce(Driver driver, boolean binary) throws SQLException {
+        try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t_dict (id INT PRIMARY KEY, v VARCHAR(20))");
+            assertEquals(List.of(true, true), exists("t_dict"), "the table is made on both servers");
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO t_dict VALUES (?, ?), (?, ?)")) {
+                insert.setInt(1, 1);
+                insert.setString(2, "one");
+                insert.setInt(3, 2);
+                insert.setString(4, "two");
+                assertEquals(2, insert.executeUpdate(), "one copy's count, not the sum");
+            }
+            assertEquals(3, st.executeUpdate("INSERT INTO t_dict VALUES (3, 'three'), (4, 'four'), (5, 'five')"));
+            assertEquals(2, st.executeUpdate("UPDATE t_dict SET v = 'changed' WHERE id IN (1, 2)"));
+            assertEquals(1, st.executeUpdate("DELETE FROM t_dict WHERE id = 5"));
+            st.execute("ALTER TABLE t_dict ADD COLUMN note VARCHAR(10)");
+            st.execute("CREATE INDEX t_dict_v ON t_dict (v)");
+        }
+        Map<Integer, String> expected = Map.of(1, "changed", 2, "changed", 3, "three", 4, "four");
+        assertEquals(expected, rows(Backend.server(), SCHEMA_A));
+        assertEquals(expected, rows(serverB, SCHEMA_B));
+        assertEquals(List.of(true, true), hasIndex("t_dict_v"));
+    }
+
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("clients")
+    void aTransactionCommitsOrRollsBackOnEveryDataSourceItTouched(Driver driver, boolean binary)
+            throws SQLException {
+        createDict();
+        try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.executeUpdate("INSERT INTO t_single VALUES (10, 'single')");
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO t_dict VALUES (?, ?)")) {
+                insert.setInt(1, 10);
+                insert.setString(2, "ten");
+                insert.executeUpdate();
+            }
+            assertEquals(Map.of(), rows(serverB, SCHEMA_B), "not committed yet");
+            c.commit();
+            assertEquals(Map.of(10, "ten"), rows(Backend.server(), SCHEMA_A));
+            assertEquals(Map.of(10, "ten"), rows(serverB, SCHEMA_B));
+            assertEquals(1, count(Backend.server(), SCHEMA_A, "t_single"), "the single table's row, on ds_0");
+
+            st.executeUpdate("INSERT INTO t_dict VALUES (11, 'eleven')");
+            st.executeUpdate("INSERT INTO t_single VALUES (11, 'gone')");
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+        assertEquals(Map.of(10, "ten"), rows(Backend.server(), SCHEMA_A), "rolled back on ds_0");
+        assertEquals(Map.of(10, "ten"), rows(serverB, SCHEMA_B), "and on ds_1");
+        assertEquals(1, count(Backend.server(), SCHEMA_A, "t_single"));
+    }
+
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("clients")
+    void readsSpreadOverTheDataSourcesAndJoinsWithASingleTableRunWhereItIs(Driver driver, boolean binary)
+            throws Exception {
+        awaitBothInRotation();
+        createDict();
+        direct(Backend.server(), SCHEMA_A, "INSERT INTO t_dict VALUES (999, 'on A')",
+                "INSERT INTO t_single VALUES (999, 'single')");
+        direct(serverB, SCHEMA_B, "INSERT INTO t_dict VALUES (999, 'on B')");
+        Map<String, Integer> answeredBy = new HashMap<>();
+        try (Connection c = connect(driver, binary);
+             PreparedStatement read = c.prepareStatement("SELECT v FROM t_dict WHERE id = ?");
+             PreparedStatement join = c.prepareStatement(
+                     "SELECT d.v FROM t_dict d JOIN t_single s ON s.id = d.id WHERE d.id = ?")) {
+            for (int i = 0; i < 20; i++) {
+                read.setInt(1, 999);
+                try (ResultSet rs = read.executeQuery()) {
+                    assertTrue(rs.next());
+                    answeredBy.merge(rs.getString(1), 1, Integer::sum);
+                }
+            }
+            for (int i = 0; i < 4; i++) {
+                join.setInt(1, 999);
+                try (ResultSet rs = join.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals("on A", rs.getString(1), "t_single lives on ds_0: the join runs there");
+                }
+            }
+        }
+        assertEquals(Map.of("on A", 10, "on B", 10), answeredBy, "round robin over the two servers");
+    }
+
+    @Test
+    void aFailureOnOneDataSourceSaysWhereTheChangeWasApplied() throws SQLException {
+        createDict();
+        direct(serverB, SCHEMA_B, "INSERT INTO t_dict VALUES (7, 'only on B')");
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            SQLException duplicate = assertThrows(SQLException.class,
+                    () -> st.executeUpdate("INSERT INTO t_dict VALUES (7, 'seven')"));
+            assertEquals(1062, duplicate.getErrorCode(), "the server's own error");
+            assertTrue(duplicate.getMessage().contains("data source ds_1; applied on ds_0, not on ds_1"),
+                    duplicate.getMessage());
+        }
+        assertEquals(Map.of(7, "seven"), rows(Backend.server(), SCHEMA_A));
+        assertEquals(Map.of(7, "only on B"), rows(serverB, SCHEMA_B));
+    }
+
+    @Test
+    void withOneServerDownWritesFailNamingItAndReadsGoToTheOther() throws SQLException {
+        createDict();
+        direct(Backend.server(), SCHEMA_A, "INSERT INTO t_dict VALUES (1, 'one')");
+        direct(serverB, SCHEMA_B, "INSERT INTO t_dict VALUES (1, 'one')");
+        serverB.stop();
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            SQLException down = assertThrows(SQLException.class,
+                    () -> st.executeUpdate("INSERT INTO t_dict VALUES (2, 'two')"));
+            assertTrue(down.getMessage().contains("ds_1"), down.getMessage());
+            for (int i = 0; i < 6; i++) {
+                assertEquals("one", JdbcIT.queryString(st, "SELECT v FROM t_dict WHERE id = 1"));
+            }
+        } finally {
+            serverB.restart();
+        }
+        assertEquals(Map.of(1, "one"), rows(Backend.server(), SCHEMA_A), "nothing was applied anywhere");
+    }
+
+    /** t_country is listed in the rule but on neither server: the start says so, for each data source. */
+    @Test
+    void aListedTableMissingOnADataSourceIsReportedAtStart() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(Strata.class);
+        var appender = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        appender.start();
+        logger.addAppender(appender);
+        try (Strata another = Strata.builder().config(config(Backend.server(), serverB)).start()) {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            List<String> warnings = List.of();
+            while (System.nanoTime() < deadline) {
+                warnings = appender.list.stream().map(e -> e.getFormattedMessage())
+                        .filter(m -> m.contains("broadcast table 't_country'")).toList();
+                if (warnings.size() >= 2) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertEquals(2, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("config-bc.yaml") && warnings.stream().anyMatch(w ->
+                    w.contains("data source 'ds_0'")) && warnings.stream().anyMatch(w -> w.contains(
+                    "data source 'ds_1'")), warnings.toString());
+        } finally {
+            logger.detachAppender(appender);
+        }
+    }
+
+    private static void createDict() throws SQLException {
+        for (Object[] server : new Object[][] {{Backend.server(), SCHEMA_A}, {serverB, SCHEMA_B}}) {
+            direct((EmbeddedMariaDb) server[0], (String) server[1],
+                    "CREATE TABLE t_dict (id INT PRIMARY KEY, v VARCHAR(20))");
+        }
+    }
+
+    private static void direct(EmbeddedMariaDb server, String schema, String... statements) throws SQLException {
+        server.execute(schema, "strata", "strata", statements);
+    }
+
+    private static Map<Integer, String> rows(EmbeddedMariaDb server, String schema) throws SQLException {
+        Map<Integer, String> rows = new HashMap<>();
+        try (Connection c = server.connect(schema, "strata", "strata"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, v FROM t_dict")) {
+            while (rs.next()) {
+                rows.put(rs.getInt(1), rs.getString(2));
+            }
+        }
+        return rows;
+    }
+
+    private static long count(EmbeddedMariaDb server, String schema, String table) throws SQLException {
+        try (Connection c = server.connect(schema, "strata", "strata"); Statement st = c.createStatement()) {
+            return JdbcIT.queryLong(st, "SELECT COUNT(*) FROM " + table);
+        }
+    }
+
+    private static List<Boolean> exists(String table) throws SQLException {
+        return List.of(count(Backend.server(), SCHEMA_A, "information_schema.TABLES WHERE TABLE_SCHEMA = '"
+                + SCHEMA_A + "' AND TABLE_NAME = '" + table + "'") == 1, count(serverB, SCHEMA_B,
+                "information_schema.TABLES WHERE TABLE_SCHEMA = '" + SCHEMA_B + "' AND TABLE_NAME = '" + table
+                        + "'") == 1);
+    }
+
+    private static List<Boolean> hasIndex(String index) throws SQLException {
+        return List.of(count(Backend.server(), SCHEMA_A, "information_schema.STATISTICS WHERE TABLE_SCHEMA = '"
+                + SCHEMA_A + "' AND INDEX_NAME = '" + index + "'") > 0, count(serverB, SCHEMA_B,
+                "information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + SCHEMA_B + "' AND INDEX_NAME = '" + index
+                        + "'") > 0);
+    }
+
+    /** Waits (a few seconds at most) until the health monitor has both data sources in rotation again. */
+    private static void awaitBothInRotation() throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            int inRotation = 0;
+            try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SHOW STRATA DATA SOURCES")) {
+                while (rs.next()) {
+                    inRotation += "yes".equals(rs.getString("in_rotation")) ? 1 : 0;
+                }
+            }
+            if (inRotation == 2 || System.nanoTime() > deadline) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+    }
+}
