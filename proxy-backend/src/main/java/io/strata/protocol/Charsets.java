@@ -143,4 +143,18 @@ public final class Charsets {
         String lower = mysqlCharset.toLowerCase(Locale.ROOT);
         return lower.equals("utf8") ? "utf8mb3" : lower;
     }
+
+    /**
+     * The bytes as text of {@code charset}, or null when they are not valid in it (a binary value, which the caller
+     * then keeps as bytes).
+     */
+    public static String decodeStrict(byte[] bytes, int offset, int length, Charset charset) {
+        try {
+            return charset.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes, offset, length)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
+    }
 }

@@ -9,8 +9,7 @@ import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.backend.execute.StatementRunner.Command;
-import io.strata.backend.relay.PrepareCapture;
-import io.strata.protocol.ComStmtExecute;
+import io.strata.protocol.command.ComStmtExecute;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.MySQLException;
 

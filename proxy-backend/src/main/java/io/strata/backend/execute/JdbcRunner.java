@@ -13,8 +13,11 @@ import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.backend.jdbc.JdbcSessionVariables;
 import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.protocol.Charsets;
-import io.strata.protocol.ComStmtExecute;
-import io.strata.protocol.ExecuteParameters;
+import io.strata.protocol.command.ComStmtExecute;
+import io.strata.protocol.command.ComStmtFetch;
+import io.strata.protocol.command.ComStmtSendLongData;
+import io.strata.protocol.command.CommandDecoder;
+import io.strata.protocol.command.ExecuteParameters;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
@@ -145,9 +148,7 @@ public final class JdbcRunner implements StatementRunner {
 
     /** The SQL of a COM_QUERY or COM_STMT_PREPARE in the session's character set, binary literals kept whole. */
     private String statementText(ByteBuf payload) {
-        byte[] text = new byte[payload.readableBytes() - 1];
-        payload.getBytes(payload.readerIndex() + 1, text);
-        return BinarySafeSql.decode(text, Charsets.java(session.charset()),
+        return BinarySafeSql.decode(CommandDecoder.statementBytes(payload), Charsets.java(session.charset()),
                 (session.statusFlags() & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
     }
 
@@ -535,8 +536,8 @@ public final class JdbcRunner implements StatementRunner {
             throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(statement.id(), "mysqld_stmt_execute");
         }
         if (command.kind() == null) {
-            kept.longData(payload.getUnsignedShortLE(payload.readerIndex() + 5),
-                    payload.slice(payload.readerIndex() + 7, payload.readableBytes() - 7));
+            ComStmtSendLongData longData = (ComStmtSendLongData) CommandDecoder.decode(payload);
+            kept.longData(longData.paramId(), longData.data());
             payload.release();
             completion.done(); // COM_STMT_SEND_LONG_DATA has no response
             return;
@@ -550,19 +551,18 @@ public final class JdbcRunner implements StatementRunner {
 
     private void execute(Command command, PreparedStatement statement, JdbcStatement kept) {
         ByteBuf payload = command.payload();
-        byte[] types = ComStmtExecute.types(payload, statement.params());
-        if (types != null) {
-            statement.types(types);
-        } else if (statement.params() > 0 && statement.types() == null) {
-            payload.release();
-            throw ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute");
-        }
         Object[] values;
         try {
+            byte[] types = ComStmtExecute.types(payload, statement.params());
+            if (types != null) {
+                statement.types(types);
+            } else if (statement.params() > 0 && statement.types() == null) {
+                throw ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute");
+            }
             values = ExecuteParameters.decode(payload, statement.params(), statement.types(), kept.takeLongData(),
                     Charsets.java(session.charset()));
-        } catch (IndexOutOfBoundsException e) {
-            payload.release(); // the values end before the packet does: the command handler says 1835
+        } catch (RuntimeException e) {
+            payload.release(); // the types or values end before the packet does: the client hears 1835 or 1210
             throw e;
         }
         execute(command, statement, kept, values, ComStmtExecute.opensCursor(payload));
@@ -601,7 +601,7 @@ public final class JdbcRunner implements StatementRunner {
     /** COM_STMT_FETCH: the next rows of the statement's cursor. */
     private void fetch(Command command, PreparedStatement statement, JdbcStatement kept) {
         PreparedExecutor.Cursor cursor = kept.cursor();
-        long rows = command.payload().getUnsignedIntLE(command.payload().readerIndex() + 5);
+        long rows = ((ComStmtFetch) CommandDecoder.decode(command.payload())).numRows();
         if (cursor == null) {
             command.payload().release();
             throw ErrorCode.NO_OPEN_CURSOR.exception(statement.id());

@@ -1,10 +1,9 @@
 package io.strata.backend.jdbc;
 
+import io.strata.protocol.Charsets;
+
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.util.HexFormat;
 
 /**
@@ -19,7 +18,7 @@ public final class BinarySafeSql {
 
     /** @param noBackslashEscapes the session's NO_BACKSLASH_ESCAPES status (backslash is then an ordinary byte) */
     public static String decode(byte[] sql, Charset charset, boolean noBackslashEscapes) {
-        String strict = strict(sql, 0, sql.length, charset);
+        String strict = Charsets.decodeStrict(sql, 0, sql.length, charset);
         if (strict != null) {
             return strict;
         }
@@ -30,7 +29,7 @@ public final class BinarySafeSql {
             byte b = sql[i];
             if (b == '\'' || b == '"') {
                 int end = literalEnd(sql, i, noBackslashEscapes);
-                String literal = strict(sql, i, end - i, charset);
+                String literal = Charsets.decodeStrict(sql, i, end - i, charset);
                 if (literal == null) {
                     out.append(new String(sql, plainStart, i - plainStart, charset));
                     if (i > 0 && isWordByte(sql[i - 1])) {
@@ -51,17 +50,6 @@ public final class BinarySafeSql {
 
     private static boolean isWordByte(byte b) {
         return Character.isLetterOrDigit(b) || b == '_' || b == '$';
-    }
-
-    /** The bytes as text in the character set, or null when they are not valid text in it. */
-    public static String strict(byte[] bytes, int offset, int length, Charset charset) {
-        try {
-            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes, offset, length)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 
     /** The index just past the closing quote of the literal opening at {@code start}. */

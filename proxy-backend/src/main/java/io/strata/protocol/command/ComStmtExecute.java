@@ -48,6 +48,12 @@ public record ComStmtExecute(ByteBuf payload, long statementId, int flags, long 
         return (flags & CURSOR_TYPES) != 0;
     }
 
+    /** {@link #opensCursor()} of a bare execute payload (the relay holds the bytes, not the record). */
+    public static boolean opensCursor(ByteBuf payload) {
+        return payload.readableBytes() > FLAGS
+                && (payload.getUnsignedByte(payload.readerIndex() + FLAGS) & CURSOR_TYPES) != 0;
+    }
+
     /** See {@link #types(ByteBuf, int)}. */
     public byte[] types(int params) {
         return types(payload, params);

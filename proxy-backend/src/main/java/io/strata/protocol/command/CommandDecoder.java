@@ -57,6 +57,13 @@ public final class CommandDecoder {
         };
     }
 
+    /** A COM_QUERY's or COM_STMT_PREPARE's statement as the client's bytes (what follows the command byte). */
+    public static byte[] statementBytes(ByteBuf payload) {
+        byte[] text = new byte[payload.readableBytes() - 1];
+        payload.getBytes(payload.readerIndex() + 1, text);
+        return text;
+    }
+
     /** The error for a command shorter than its type requires, naming the type and the length it had. */
     static MySQLException tooShort(CommandType type, ByteBuf payload) {
         return ErrorCode.MALFORMED_PACKET.exception(type + " of " + payload.readableBytes() + " bytes is too short");

@@ -1,7 +1,7 @@
 package io.strata.protocol.command;
 
 import io.netty.buffer.ByteBuf;
-import io.strata.backend.jdbc.BinarySafeSql;
+import io.strata.protocol.Charsets;
 import io.strata.protocol.ColumnType;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.MySQLBuf;
@@ -118,7 +118,7 @@ public final class ExecuteParameters {
 
     /** Text in the client's character set, or the bytes themselves when they are not (the server gets those). */
     private static Object text(byte[] bytes, Charset charset) {
-        String text = BinarySafeSql.strict(bytes, 0, bytes.length, charset);
+        String text = Charsets.decodeStrict(bytes, 0, bytes.length, charset);
         return text != null ? text : bytes;
     }
 

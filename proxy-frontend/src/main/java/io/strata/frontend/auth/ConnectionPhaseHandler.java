@@ -8,7 +8,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.strata.config.UserConfig;
 import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
-import io.strata.frontend.command.CommandHandler;
+import io.strata.frontend.Phases;
 import io.strata.frontend.packet.Responses;
 import io.strata.frontend.session.Session;
 import io.strata.protocol.Capabilities;
@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The server side of the connection phase: greeting, HandshakeResponse41, auth switch, and caching_sha2_password's
- * fast or full (RSA key exchange) authentication, then the database check. On success it hands the channel to a
- * {@link CommandHandler}. The phase is explicit state, never guessed from a packet's first byte.
+ * fast or full (RSA key exchange) authentication, then the database check. On success it hands the channel to the
+ * command phase ({@link Phases#commands}). The phase is explicit state, never guessed from a packet's first byte.
  */
 public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
@@ -48,6 +48,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     private enum Phase { HANDSHAKE_RESPONSE, AUTH_SWITCH_RESPONSE, SHA2_FULL_AUTH, SHA2_ENCRYPTED_PASSWORD }
 
     private final FrontendContext context;
+    private final Phases phases;
     private final Session session;
     private final byte[] nonce = Scramble.nonce();
     private Phase phase = Phase.HANDSHAKE_RESPONSE;
@@ -61,8 +62,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     private int changeUserSequenceId = -1;
     private boolean tls;
 
-    public ConnectionPhaseHandler(FrontendContext context, Session session) {
+    public ConnectionPhaseHandler(FrontendContext context, Phases phases, Session session) {
         this.context = context;
+        this.phases = phases;
         this.session = session;
     }
 
@@ -70,9 +72,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
      * For COM_CHANGE_USER: the new user's credentials were computed against the old nonce, so the handler starts
      * with an auth switch carrying a fresh one ({@code sequenceId} is the next id of the command).
      */
-    public static ConnectionPhaseHandler changeUser(FrontendContext context, Session session,
+    public static ConnectionPhaseHandler changeUser(FrontendContext context, Phases phases, Session session,
                                                     HandshakeResponse41 response, int sequenceId) {
-        ConnectionPhaseHandler handler = new ConnectionPhaseHandler(context, session);
+        ConnectionPhaseHandler handler = new ConnectionPhaseHandler(context, phases, session);
         handler.response = response;
         handler.capabilities = response.capabilities();
         handler.mariaDbCapabilities = response.mariaDbCapabilities();
@@ -258,7 +260,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         }
         context.sessions().add(session);
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
-        ctx.pipeline().replace(this, "command", new CommandHandler(context, session));
+        ctx.pipeline().replace(this, "command", phases.commands(session));
     }
 
     private static void onLoop(ChannelHandlerContext ctx, Runnable task) {

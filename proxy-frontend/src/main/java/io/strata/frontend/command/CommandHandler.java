@@ -11,8 +11,7 @@ import io.strata.config.UserConfig;
 import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
-import io.strata.frontend.auth.ConnectionPhaseHandler;
-import io.strata.protocol.ComStmtExecute;
+import io.strata.frontend.Phases;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.frontend.packet.Responses;
 import io.strata.backend.execute.JdbcRunner;
@@ -31,6 +30,25 @@ import io.strata.protocol.MySQLBuf;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.MySQLFrame;
 import io.strata.protocol.OkPacket;
+import io.strata.protocol.command.ClientCommand;
+import io.strata.protocol.command.ComChangeUser;
+import io.strata.protocol.command.ComFieldList;
+import io.strata.protocol.command.ComInitDb;
+import io.strata.protocol.command.ComPing;
+import io.strata.protocol.command.ComProcessKill;
+import io.strata.protocol.command.ComQuery;
+import io.strata.protocol.command.ComQuit;
+import io.strata.protocol.command.ComResetConnection;
+import io.strata.protocol.command.ComSetOption;
+import io.strata.protocol.command.ComStatistics;
+import io.strata.protocol.command.ComStmtClose;
+import io.strata.protocol.command.ComStmtExecute;
+import io.strata.protocol.command.ComStmtFetch;
+import io.strata.protocol.command.ComStmtPrepare;
+import io.strata.protocol.command.ComStmtReset;
+import io.strata.protocol.command.ComStmtSendLongData;
+import io.strata.protocol.command.CommandDecoder;
+import io.strata.protocol.command.UnknownCommand;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
@@ -63,6 +81,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
 
     private final FrontendContext context;
+    private final Phases phases;
     private final Session session;
     /** What the session's backends mirror (its own object: looked up on every command). */
     private final SessionState state;
@@ -88,8 +107,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private boolean runningWrite;
     private volatile boolean closed;
 
-    public CommandHandler(FrontendContext context, Session session) {
+    public CommandHandler(FrontendContext context, Phases phases, Session session) {
         this.context = context;
+        this.phases = phases;
         this.session = session;
         this.state = session.state();
     }
@@ -171,9 +191,6 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 busy = true;
                 try {
                     dispatch(frame);
-                } catch (IndexOutOfBoundsException e) {
-                    // A command shorter than its type requires: the client's mistake, said as MySQL says it.
-                    fail(frame.lastSequenceId(), ErrorCode.MALFORMED_PACKET.exception(describe(frame)));
                 } catch (RuntimeException e) {
                     fail(frame.lastSequenceId(), e);
                 } finally {
@@ -199,50 +216,62 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         runQueued();
     }
 
-    private static String describe(MySQLFrame frame) {
-        ByteBuf payload = frame.payload();
-        CommandType type = payload.isReadable() ? CommandType.of(payload.getUnsignedByte(payload.readerIndex()))
-                : CommandType.UNKNOWN;
-        return type + " of " + payload.readableBytes() + " bytes is too short";
-    }
-
+    /** Decodes the command and runs it: one case per command, so a command without a handler does not compile. */
     private void dispatch(MySQLFrame frame) {
-        ByteBuf payload = frame.payload();
         int next = (frame.lastSequenceId() + 1) & 0xFF;
-        if (!payload.isReadable()) {
-            throw ErrorCode.MALFORMED_PACKET.exception("empty command packet");
+        ClientCommand command = decode(frame.payload());
+        if (command == null) {
+            done();
+            return;
         }
-        CommandType type = CommandType.of(payload.getUnsignedByte(payload.readerIndex()));
-        commands.count(type);
-        switch (type) {
-            case COM_QUERY -> query(frame, next);
-            case COM_INIT_DB -> initDb(payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
-                    StandardCharsets.UTF_8), next);
-            case COM_PING -> ok(next);
-            case COM_QUIT -> {
+        commands.count(command.type());
+        switch (command) {
+            case ComQuery query -> query(query, next);
+            case ComInitDb initDb -> initDb(initDb.schemaName(), next);
+            case ComPing ping -> ok(next);
+            case ComQuit quit -> {
                 closed = true;
                 ctx.close();
             }
-            case COM_FIELD_LIST -> route(frame, next, ResponseKind.FIELD_LIST, null, null);
-            case COM_STATISTICS -> route(frame, next, ResponseKind.SINGLE_PACKET, null, null);
-            case COM_RESET_CONNECTION -> resetConnection(next);
-            case COM_CHANGE_USER -> changeUser(payload, next);
-            case COM_SET_OPTION -> setOption(payload, next);
-            case COM_PROCESS_KILL -> kill(payload.getUnsignedIntLE(payload.readerIndex() + 1), false, next);
-            case COM_STMT_PREPARE -> prepare(frame, next);
-            case COM_STMT_EXECUTE -> statementCommand(frame, next, ResponseKind.QUERY, "mysqld_stmt_execute");
-            case COM_STMT_FETCH -> statementCommand(frame, next, ResponseKind.FETCH, "mysqld_stmt_fetch");
-            case COM_STMT_RESET -> statementCommand(frame, next, ResponseKind.STATUS, "mysqld_stmt_reset");
-            case COM_STMT_SEND_LONG_DATA -> statementCommand(frame, next, null, null);
-            case COM_STMT_CLOSE -> closeStatement(payload);
-            default -> throw ErrorCode.UNKNOWN_COMMAND.exception(type == CommandType.UNKNOWN
-                    ? "0x" + Integer.toHexString(payload.getUnsignedByte(payload.readerIndex())) : type.name());
+            case ComFieldList fields -> route(fields.payload(), next, ResponseKind.FIELD_LIST, null, null);
+            case ComStatistics statistics -> route(statistics.payload(), next, ResponseKind.SINGLE_PACKET, null,
+                    null);
+            case ComResetConnection reset -> resetConnection(next);
+            case ComChangeUser changeUser -> changeUser(changeUser, next);
+            case ComSetOption option -> setOption(option.option(), next);
+            case ComProcessKill kill -> kill(kill.connectionId(), false, next);
+            case ComStmtPrepare prepare -> prepare(prepare, next);
+            case ComStmtExecute execute -> statementCommand(execute.payload(), execute.statementId(), next,
+                    ResponseKind.QUERY, "mysqld_stmt_execute", execute.opensCursor());
+            case ComStmtFetch fetch -> statementCommand(fetch.payload(), fetch.statementId(), next,
+                    ResponseKind.FETCH, "mysqld_stmt_fetch", false);
+            case ComStmtReset reset -> statementCommand(reset.payload(), reset.statementId(), next,
+                    ResponseKind.STATUS, "mysqld_stmt_reset", false);
+            case ComStmtSendLongData longData -> statementCommand(longData.payload(), longData.statementId(), next,
+                    null, null, false);
+            case ComStmtClose close -> closeStatement(close.statementId());
+            case UnknownCommand unknown -> throw ErrorCode.UNKNOWN_COMMAND.exception(unknown.name());
         }
     }
 
-    private void query(MySQLFrame frame, int next) {
-        ByteBuf payload = frame.payload();
-        String sql = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1, StandardCharsets.UTF_8);
+    /**
+     * The command, or null for a malformed one that gets no answer: COM_STMT_SEND_LONG_DATA and COM_STMT_CLOSE have
+     * none, even for an error, and the server ignores a short one. Any other malformed command gets MySQL's error.
+     */
+    private static ClientCommand decode(ByteBuf payload) {
+        try {
+            return CommandDecoder.decode(payload);
+        } catch (MySQLException e) {
+            int code = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
+            if (code == CommandType.COM_STMT_SEND_LONG_DATA.code() || code == CommandType.COM_STMT_CLOSE.code()) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private void query(ComQuery query, int next) {
+        String sql = query.sql();
         SqlStatementInfo info = SqlClassifier.classify(sql);
         if (!info.multiStatement()) {
             if (info.kind() == SqlKind.USE && info.tokens().size() == 2) {
@@ -268,18 +297,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
         String schemaStatementIn = info.kind() == SqlKind.DDL ? Databases.schemaStatementDatabase(context, user(),
                 session.remoteHost(), info, state.database()) : null;
-        route(frame, next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
+        route(query.payload(), next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
                 : currentDatabase());
     }
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
-    private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
-        route(frame, next, kind, sql, info, currentDatabase());
+    private void route(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info) {
+        route(payload, next, kind, sql, info, currentDatabase());
     }
 
-    private void route(MySQLFrame frame, int next, ResponseKind kind, String sql, SqlStatementInfo info,
+    private void route(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
                        String database) {
-        Routed routed = routed(frame.payload(), next, kind, sql, info, database,
+        Routed routed = routed(payload, next, kind, sql, info, database,
                 database.equals(state.database()) ? state.schema() : null);
         if (!routed.route().passThrough()) {
             if (info != null && info.multiStatement()) {
@@ -303,9 +332,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      */
     private Routed routed(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
                           String database, String schema) {
-        boolean keepsState = kind == null || kind == ResponseKind.QUERY && payload.getUnsignedByte(
-                payload.readerIndex()) == CommandType.COM_STMT_EXECUTE.code()
-                && ComStmtExecute.opensCursor(payload);
+        return routed(payload, next, kind, sql, info, database, schema, kind == null);
+    }
+
+    /** @param keepsState the command leaves state on its connection (long data, a cursor) */
+    private Routed routed(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
+                          String database, String schema, boolean keepsState) {
         StatementContext routing = new StatementContext(database, info,
                 state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState());
         RouteResult route = context.ruleChain(database).route(routing);
@@ -370,29 +402,27 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * The text is interned: sessions preparing the same SQL hold the same String, which a cache lookup compares by
      * identity instead of byte by byte.
      */
-    private void prepare(MySQLFrame frame, int next) {
-        ByteBuf payload = frame.payload();
-        int start = payload.readerIndex() + 1;
-        int length = payload.readableBytes() - 1;
-        String text = payload.toString(start, length, StandardCharsets.ISO_8859_1).intern();
-        boolean ascii = payload.forEachByte(start, length, b -> b >= 0) < 0;
-        SqlStatementInfo info = SqlClassifier.classify(ascii ? text
-                : payload.toString(start, length, StandardCharsets.UTF_8));
+    private void prepare(ComStmtPrepare prepare, int next) {
+        SqlStatementInfo info = SqlClassifier.classify(prepare.sqlAsUtf8());
         // answered once, by the first unit's data source: each execute then goes where its route says
-        runner.prepare(routed(payload, next, ResponseKind.PREPARE, text, info, currentDatabase(), state.schema())
-                .command(), state.nextStatementId());
+        runner.prepare(routed(prepare.payload(), next, ResponseKind.PREPARE, prepare.sql(), info, currentDatabase(),
+                state.schema()).command(), state.nextStatementId());
     }
 
-    /** A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response). */
-    private void statementCommand(MySQLFrame frame, int next, ResponseKind kind, String function) {
-        long id = ComStmtExecute.statementId(frame.payload());
+    /**
+     * A COM_STMT_* command on a prepared statement; {@code kind} null for COM_STMT_SEND_LONG_DATA (no response).
+     *
+     * @param opensCursor an execute that asks for a cursor
+     */
+    private void statementCommand(ByteBuf payload, long id, int next, ResponseKind kind, String function,
+                                  boolean opensCursor) {
         PreparedStatement statement = state.statement(id);
         if (statement == null) {
             if (kind == null) {
                 done(); // MySQL too stays silent here; the execute reports the unknown statement
                 return;
             }
-            throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(id == 0xFFFFFFFFL ? "-1" : id, function);
+            throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(id == ComStmtExecute.LAST_PREPARED ? "-1" : id, function);
         }
         if (kind == ResponseKind.STATUS && !state.needsPinnedConnection()) {
             state.cursor(statement, false); // nothing of this statement lives on a server: reset is a no-op
@@ -401,11 +431,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             return;
         }
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
-        Routed routed = routed(frame.payload(), next, kind, statement.sql(), statement.info(),
-                statement.database(), statement.schema());
+        Routed routed = routed(payload, next, kind, statement.sql(), statement.info(), statement.database(),
+                statement.schema(), kind == null || opensCursor);
         if (routed.route().passThrough()) {
             runner.runStatement(routed.command(), statement);
-        } else if (kind == ResponseKind.QUERY && !ComStmtExecute.opensCursor(frame.payload())) {
+        } else if (kind == ResponseKind.QUERY && !opensCursor) {
             runner.fanOut(routed.command(), routed.route(), statement);
         } else {
             routed.command().payload().release();
@@ -414,8 +444,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
     }
 
-    private void closeStatement(ByteBuf payload) {
-        PreparedStatement statement = state.statement(ComStmtExecute.statementId(payload));
+    private void closeStatement(long id) {
+        PreparedStatement statement = state.statement(id);
         if (statement != null) {
             runner.closeStatement(statement);
         }
@@ -472,9 +502,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         done();
     }
 
-    private void setOption(ByteBuf payload, int next) {
-        int option = payload.getUnsignedShortLE(payload.readerIndex() + 1);
-        state.multiStatements(option == 0);
+    private void setOption(int option, int next) {
+        state.multiStatements(option == ComSetOption.MULTI_STATEMENTS_ON);
         Responses.eof(ctx.channel(), next, state.deprecateEof(), state.statusFlags(), true);
         done();
     }
@@ -490,19 +519,15 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * COM_CHANGE_USER: the session's state goes, then the connection phase runs again (an auth switch with a fresh
      * nonce) for the new user.
      */
-    private void changeUser(ByteBuf payload, int next) {
-        ByteBuf in = payload.duplicate().skipBytes(1);
-        String user = MySQLBuf.readStringNul(in);
-        byte[] auth = MySQLBuf.readBytesFix(in, MySQLBuf.readInt1(in));
-        String database = in.isReadable() ? MySQLBuf.readStringNul(in) : "";
-        int collation = in.readableBytes() >= 2 ? MySQLBuf.readInt2(in) : 45;
-        HandshakeResponse41 response = new HandshakeResponse41(state.capabilities(), 0, collation, user, auth,
-                database.isEmpty() ? null : database, null, Map.of(), state.mariaDbCapabilities());
+    private void changeUser(ComChangeUser change, int next) {
+        HandshakeResponse41 response = new HandshakeResponse41(state.capabilities(), 0, change.characterSet(),
+                change.user(), change.authResponse(), change.database(), null, Map.of(),
+                state.mariaDbCapabilities());
         closed = true;
         runner.releaseSession().whenComplete((ignored, error) -> ctx.executor().execute(() -> {
             context.sessions().remove(session);
             releaseQueue();
-            ctx.pipeline().replace(this, "auth", ConnectionPhaseHandler.changeUser(context, session, response, next));
+            ctx.pipeline().replace(this, "auth", phases.changeUser(session, response, next));
             ctx.channel().config().setAutoRead(true);
         }));
     }

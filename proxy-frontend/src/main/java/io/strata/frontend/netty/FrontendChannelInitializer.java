@@ -1,16 +1,23 @@
 package io.strata.frontend.netty;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.Phases;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
+import io.strata.frontend.command.CommandHandler;
 import io.strata.frontend.session.Session;
+import io.strata.protocol.HandshakeResponse41;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketFrameDecoder;
 
-/** Frame decoder and encoder, then the connection phase (replaced by the command handler on login). */
-final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel> {
+/**
+ * Frame decoder and encoder, then the connection phase (replaced by the command handler on login). It is what
+ * hands a connection from one phase to the other ({@link Phases}).
+ */
+final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel> implements Phases {
 
     private final FrontendContext context;
     private final ClientLoops clientLoops;
@@ -26,6 +33,16 @@ final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel>
         Session session = new Session(context.sessions().nextId(), channel);
         channel.pipeline().addLast("framer", new PacketFrameDecoder(context.config().server().maxAllowedPacket()))
                 .addLast("encoder", PacketEncoder.INSTANCE)
-                .addLast("auth", new ConnectionPhaseHandler(context, session));
+                .addLast("auth", new ConnectionPhaseHandler(context, this, session));
+    }
+
+    @Override
+    public ChannelHandler commands(Session session) {
+        return new CommandHandler(context, this, session);
+    }
+
+    @Override
+    public ChannelHandler changeUser(Session session, HandshakeResponse41 response, int sequenceId) {
+        return ConnectionPhaseHandler.changeUser(context, this, session, response, sequenceId);
     }
 }

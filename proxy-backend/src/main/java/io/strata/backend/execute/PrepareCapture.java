@@ -1,4 +1,4 @@
-package io.strata.backend.relay;
+package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.connection.BackendStatement;
@@ -9,7 +9,7 @@ import java.io.ByteArrayOutputStream;
  * Watches a COM_STMT_PREPARE response go by: keeps a copy of its packets (for the backend connection's statement
  * cache) and, when relaying to a client, replaces the backend's statement id in STMT_PREPARE_OK with the client's.
  */
-public final class PrepareCapture {
+final class PrepareCapture {
 
     private static final int HEADER = 4;
     private final long clientId;
@@ -20,11 +20,11 @@ public final class PrepareCapture {
     private int params;
 
     /** @param clientId the id to show the client, or -1 when the response is not relayed */
-    public PrepareCapture(long clientId) {
+    PrepareCapture(long clientId) {
         this.clientId = clientId;
     }
 
-    public ByteBuf tap(ByteBuf packet) {
+    ByteBuf tap(ByteBuf packet) {
         int start = packet.readerIndex();
         boolean ok = first && packet.getUnsignedByte(start + HEADER) == 0x00;
         if (ok) {
@@ -42,12 +42,12 @@ public final class PrepareCapture {
         return packet;
     }
 
-    public BackendStatement statement() {
+    BackendStatement statement() {
         return new BackendStatement(backendId, params, columns, packets.toByteArray());
     }
 
     /** A cached prepare response, as a client sees it: framed packets with the client's statement id. */
-    public static ByteBuf forClient(BackendStatement statement, long clientId, io.netty.buffer.ByteBufAllocator alloc) {
+    static ByteBuf forClient(BackendStatement statement, long clientId, io.netty.buffer.ByteBufAllocator alloc) {
         byte[] response = statement.prepareResponse();
         ByteBuf out = alloc.buffer(response.length).writeBytes(response);
         out.setIntLE(HEADER + 1, (int) clientId);
