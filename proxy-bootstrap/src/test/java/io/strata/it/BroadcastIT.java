@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
+import io.strata.bootstrap.sandbox.ReplicatedMariaDb;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
@@ -219,6 +220,91 @@ class BroadcastIT {
         assertEquals(Map.of(1, "one"), rows(Backend.server(), SCHEMA_A), "nothing was applied anywhere");
     }
 
+    /**
+     * A route of several units reading rows (a plugin rule sends every SELECT to both servers): the client gets one
+     * result set, the first server's rows then the second's, in either protocol; a unit's error names its server.
+     */
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("clients")
+    void theResultSetsOfSeveralUnitsAreConcatenated(Driver driver, boolean binary) throws SQLException {
+        createDict();
+        direct(Backend.server(), SCHEMA_A, "INSERT INTO t_dict VALUES (1, 'a1'), (2, 'a2')");
+        direct(serverB, SCHEMA_B, "INSERT INTO t_dict VALUES (3, 'b3')");
+        StrataConfig config = config(Backend.server(), serverB);
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(config.databases());
+        DatabaseConfig bc = databases.get("bc");
+        databases.put("bc", new DatabaseConfig("bc", bc.dataSources(), List.of(new RuleConfig(
+                EverywhereRuleFactory.TYPE, Map.of()))));
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", String.valueOf(binary));
+        try (Strata everywhere = Strata.builder().config(new StrataConfig(config.server(), databases)).start();
+             Connection c = driver.connect(everywhere.port(), "bc", "root", "root", props);
+             PreparedStatement read = c.prepareStatement("SELECT id, v FROM t_dict WHERE id > ? ORDER BY id")) {
+            read.setInt(1, 0);
+            List<String> rows = new java.util.ArrayList<>();
+            try (ResultSet rs = read.executeQuery()) {
+                assertEquals("v", rs.getMetaData().getColumnName(2));
+                while (rs.next()) {
+                    rows.add(rs.getInt(1) + "=" + rs.getString(2));
+                }
+            }
+            assertEquals(List.of("1=a1", "2=a2", "3=b3"), rows);
+            direct(serverB, SCHEMA_B, "DROP TABLE t_dict");
+            try (Statement st = c.createStatement()) {
+                SQLException missing = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM t_dict"));
+                assertEquals(1146, missing.getErrorCode());
+                assertTrue(missing.getMessage().contains("data source ds_1"), missing.getMessage());
+                assertEquals(1, JdbcIT.queryLong(st, "SELECT 1"), "the session goes on");
+            }
+        }
+    }
+
+    /**
+     * One of the two data sources is a read/write group (a primary and its replica): a change goes to the group's
+     * primary (and so reaches its replica) and to the other server; reads spread over the group, which sends its
+     * turn to its replica, and the other server. Which server answered a read is read from its port.
+     */
+    @Test
+    void aReadWriteGroupCountsAsOneDataSourceAndReadsFromItsReplica() throws Exception {
+        try (ReplicatedMariaDb group = ReplicatedMariaDb.start(0, 0, 1, "bc_rw", "strata", "strata")) {
+            group.primary().createDatabase("bc_rw", "checker", "checker");
+            Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+            dataSources.put("primary", DataSourceConfig.of("primary", group.primary().jdbcUrl("bc_rw"), "strata",
+                    "strata", Map.of("maximumPoolSize", 4)));
+            dataSources.put("replica", DataSourceConfig.of("replica", group.replicas().get(0).jdbcUrl("bc_rw"),
+                    "strata", "strata", Map.of("maximumPoolSize", 4)));
+            dataSources.put("ds_1", DataSourceConfig.of("ds_1", serverB.jdbcUrl(SCHEMA_B), "strata", "strata",
+                    Map.of("maximumPoolSize", 4)));
+            DatabaseConfig bcrw = new DatabaseConfig("bcrw", dataSources, List.of(
+                    new RuleConfig("BROADCAST", Map.of("tables", List.of("t_dict"))),
+                    new RuleConfig("READWRITE_SPLITTING", Map.of("groups", List.of(Map.of("name", "rw",
+                            "writeDataSource", "primary", "readDataSources", List.of("replica"),
+                            "readYourWrites", false))))));
+            StrataConfig defaults = config(Backend.server(), serverB);
+            try (Strata strataRw = Strata.builder().config(new StrataConfig(defaults.server(),
+                    Map.of("bcrw", bcrw))).start();
+                 Connection c = Driver.MARIADB.connect(strataRw.port(), "bcrw", "root", "root", new Properties());
+                 Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE t_dict (id INT PRIMARY KEY, v VARCHAR(20))");
+                assertEquals(2, st.executeUpdate("INSERT INTO t_dict VALUES (1, 'one'), (2, 'two')"));
+                group.awaitReplicas("checker", "checker", 30_000);
+                awaitInRotation(strataRw.port(), "bcrw", 3);
+                assertEquals(Map.of(1, "one", 2, "two"), rows(group.primary(), "bc_rw"));
+                assertEquals(Map.of(1, "one", 2, "two"), rows(group.replicas().get(0), "bc_rw"));
+                assertEquals(Map.of(1, "one", 2, "two"), rows(serverB, SCHEMA_B));
+                Map<Long, Integer> answeredBy = new HashMap<>();
+                for (int i = 0; i < 10; i++) {
+                    answeredBy.merge(JdbcIT.queryLong(st, "SELECT @@port FROM t_dict WHERE id = 1"), 1,
+                            Integer::sum);
+                }
+                assertEquals(Map.of((long) group.replicas().get(0).port(), 5, (long) serverB.port(), 5),
+                        answeredBy, "the group's replica and the other server, in turn; never the primary");
+            } finally {
+                direct(serverB, SCHEMA_B, "DROP TABLE IF EXISTS t_dict");
+            }
+        }
+    }
+
     /** t_country is listed in the rule but on neither server: the start says so, for each data source. */
     @Test
     void aListedTableMissingOnADataSourceIsReportedAtStart() throws Exception {
@@ -291,16 +377,21 @@ class BroadcastIT {
 
     /** Waits (a few seconds at most) until the health monitor has both data sources in rotation again. */
     private static void awaitBothInRotation() throws Exception {
+        awaitInRotation(strata.port(), "bc", 2);
+    }
+
+    /** Waits (15 s at most) until SHOW STRATA DATA SOURCES shows {@code count} data sources in rotation. */
+    private static void awaitInRotation(int port, String database, int count) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
         while (true) {
             int inRotation = 0;
-            try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SHOW STRATA DATA SOURCES")) {
+            try (Connection c = Driver.MARIADB.connect(port, database, "root", "root", new Properties());
+                 Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW STRATA DATA SOURCES")) {
                 while (rs.next()) {
                     inRotation += "yes".equals(rs.getString("in_rotation")) ? 1 : 0;
                 }
             }
-            if (inRotation == 2 || System.nanoTime() > deadline) {
+            if (inRotation == count || System.nanoTime() > deadline) {
                 return;
             }
             Thread.sleep(200);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.strata.config.ConfigLoader;
 import io.strata.config.StrataConfig;
 import io.strata.rule.RuleChain;
+import io.strata.rule.broadcast.BroadcastRule;
 import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import org.junit.jupiter.api.Test;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
-/** The example the distribution ships in conf/examples loads as the README says. */
+/** The examples the distribution ships in conf/examples load as the README says. */
 class ShippedExampleTest {
 
     private static final Path CONF = Path.of("..", "conf");
@@ -31,5 +33,19 @@ class ShippedExampleTest {
         assertEquals(3, health.watches().size());
         assertEquals("monitor", health.watches().get(0).check().username());
         assertEquals(10, health.watches().get(1).check().maxReplicationLagSeconds());
+    }
+
+    @Test
+    void theBroadcastExampleLoadsWithTheShippedServerSettings(@TempDir Path dir) throws IOException {
+        Files.copy(CONF.resolve("server.yaml"), dir.resolve("server.yaml"));
+        Files.copy(CONF.resolve("examples/config-broadcast.yaml"), dir.resolve("config-shop.yaml"));
+
+        StrataConfig config = ConfigLoader.load(dir);
+        RuleChain chain = RuleChain.of(config.databases().get("shop"), "config-shop.yaml", new HealthRegistry(),
+                BuiltInRules.factories());
+
+        BroadcastRule broadcast = (BroadcastRule) chain.routingRules().get(0);
+        assertEquals(List.of("t_dict", "t_country"), broadcast.tables());
+        assertEquals(List.of("ds_0", "ds_1"), broadcast.dataSources());
     }
 }
