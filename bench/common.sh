@@ -191,13 +191,21 @@ cpu_seconds_between() {
 # per core; "nbthread 1" would cap it at one core while Strata may use all of them). Sets
 # HAPROXY_PID. Arguments: folder, server name, server port, what the config is for.
 start_haproxy_tcp() {
-    local dir=$1 name=$2 port=$3 purpose=$4 cpus
+    start_haproxy_tcp_at HAPROXY_PID "$HAPROXY_PORT" "$(nproc)" "$@"
+}
+
+# The same with the listening port and the thread count given, for a second HAProxy beside
+# the first (bench/run.sh's haproxy1 runs "nbthread 1": the cheapest HAProxy on a small
+# machine). Arguments: the name of the variable that gets the pid (set as soon as the
+# process is forked, so that the caller's cleanup stops it even when the start fails),
+# listening port, nbthread, then those of start_haproxy_tcp.
+start_haproxy_tcp_at() {
+    local pid_var=$1 listen=$2 threads=$3 dir=$4 name=$5 port=$6 purpose=$7 pid
     mkdir -p "$dir"
-    cpus=$(nproc)
     cat > "$dir/haproxy.cfg" <<CFG
 # Written by $purpose.
 global
-    nbthread $cpus
+    nbthread $threads
     # Far above the most sysbench threads used, so HAProxy never queues a connection.
     maxconn 4096
 
@@ -208,17 +216,18 @@ defaults
     timeout server 1h
 
 listen $name
-    bind 127.0.0.1:$HAPROXY_PORT
+    bind 127.0.0.1:$listen
     balance roundrobin
     server $name 127.0.0.1:$port
 CFG
-    say "Starting HAProxy on 127.0.0.1:$HAPROXY_PORT (mode tcp, nbthread $cpus) in front of $name"
+    say "Starting HAProxy on 127.0.0.1:$listen (mode tcp, nbthread $threads) in front of $name"
     "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
         || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
     # -db: foreground, no master process, so $! is the process that does the work.
     "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
-    HAPROXY_PID=$!
-    if ! wait_until 20 "$HAPROXY_PID" port_in_use "$HAPROXY_PORT"; then
+    pid=$!
+    printf -v "$pid_var" '%s' "$pid"
+    if ! wait_until 20 "$pid" port_in_use "$listen"; then
         cat "$dir/haproxy.log" >&2
         die "HAProxy did not start (log: $dir/haproxy.log)"
     fi

@@ -2,10 +2,11 @@
 #
 # bench/run.sh: sysbench through Strata, compared with MariaDB direct and with HAProxy.
 #
-# On one machine it starts a private MariaDB, an HAProxy (TCP mode) in front of it and
-# Strata (from the distribution tarball) in front of it, then runs the sysbench matrix
-# workload x ps-mode x threads x target with the three targets back to back in every
-# cell, so that drift (thermal, noisy neighbours, InnoDB state) hits them alike.
+# On one machine it starts a private MariaDB, two HAProxies (TCP mode; nbthread = cores and
+# nbthread 1) in front of it and Strata (from the distribution tarball) in front of it, with
+# --strata-dist-b a second Strata build for an A/B run, then runs the sysbench matrix
+# workload x ps-mode x threads x target with the targets back to back in every cell, so
+# that drift (thermal, noisy neighbours, InnoDB state) hits them alike.
 # It prints a table and writes bench/results/<timestamp>.csv (and .txt).
 #
 # Everything it starts is stopped at the end (by pid), and its temp folder is removed,
@@ -24,7 +25,9 @@ ORIG_COMMAND=${ORIG_COMMAND% }
 
 MIN_JAVA=21
 JVM_DIR=/usr/lib/jvm
-ALL_TARGETS="direct haproxy strata"
+# The default targets; strata_b (a second Strata build) joins them with --strata-dist-b.
+ALL_TARGETS="direct haproxy haproxy1 strata"
+KNOWN_TARGETS="$ALL_TARGETS strata_b"
 ALL_WORKLOADS="oltp_point_select oltp_read_only oltp_read_write"
 ALL_PS_MODES="auto disable"
 # The errors sysbench itself tolerates in its OLTP scripts (deadlock, lock wait timeout,
@@ -44,6 +47,7 @@ OPT_PS_MODES=""
 OPT_TABLES=""
 OPT_TABLE_SIZE=""
 STRATA_DIST=""
+STRATA_DIST_B=""
 STRATA_POOL=64
 OPT_MANY_CLIENTS=""
 THINK_MS=10
@@ -56,14 +60,24 @@ Usage: bench/run.sh [options]
 
 Benchmarks Strata against MariaDB direct and HAProxy (TCP mode) with sysbench, on this
 machine. Installs sysbench, haproxy, mariadb-server and mariadb-client with apt-get when
-they are missing. Starts its own MariaDB, HAProxy and Strata on ports ${BASE_PORT}..$((BASE_PORT + 2))
-(the system MariaDB service, if any, is neither used nor touched).
+they are missing. Starts its own MariaDB and the targets chosen on ports ${BASE_PORT}..$((BASE_PORT + 4))
+(see --base-port; the system MariaDB service, if any, is neither used nor touched).
 
-Profiles:
+Targets (every cell runs through each, back to back):
+  direct               MariaDB itself
+  haproxy              HAProxy, mode tcp, nbthread = CPUs ($(nproc) here)
+  haproxy1             a second HAProxy, mode tcp, nbthread 1: the cheapest HAProxy on a
+                       small machine
+  strata               Strata from --strata-dist
+  strata_b             only with --strata-dist-b: a second Strata build, same configuration,
+                       for an A/B run (added to the targets by that option)
+
+Profiles (with the four default targets):
   --quick              (default) 4 tables x 10,000 rows, threads 4 and 16, 3 s per cell:
-                       36 cells, about 2.5 minutes with start-up
+                       48 matrix cells and 16 many-clients cells, about 6 minutes with
+                       start-up (add a quarter for strata_b)
   --full               8 tables x 100,000 rows, threads 1, 4, 16 and 64, 10 s per cell:
-                       72 cells, about 16 minutes with start-up
+                       96 matrix cells and 16 many-clients cells, about 25 minutes
 
 Narrowing or changing the matrix (comma- or space-separated lists):
   --time SECONDS       seconds per cell (sysbench --time)
@@ -73,7 +87,8 @@ Narrowing or changing the matrix (comma- or space-separated lists):
   --warmup SECONDS     unrecorded oltp_read_write run through each target before the
                        matrix (split over the ps modes), so the JIT and the buffer pool
                        are warm (quick 6, full 20; 0 = none)
-  --targets LIST       of: $ALL_TARGETS
+  --targets LIST       of: $KNOWN_TARGETS
+                       (default: $ALL_TARGETS; strata_b comes with --strata-dist-b)
   --workloads LIST     sysbench scripts, default: $ALL_WORKLOADS
   --threads LIST       sysbench thread counts (client connections)
   --ps-modes LIST      sysbench --db-ps-mode values, of: $ALL_PS_MODES
@@ -89,17 +104,34 @@ Narrowing or changing the matrix (comma- or space-separated lists):
 Setup:
   --strata-dist PATH   Strata distribution tarball (.tar.gz) or unpacked folder; default:
                        the newest distribution/target/strata-proxy-*-bin.tar.gz of this repo
-  --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL)
-  --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2 (default $BASE_PORT)
-  --keep               leave MariaDB, HAProxy and Strata running at the end and keep the
-                       temp folder; prints how to stop them
+  --strata-dist-b PATH a second Strata distribution (tarball or folder), started beside the
+                       first with the same configuration as target strata_b: an A/B run
+                       of two builds, interleaved and rotated with the other targets in
+                       every cell, so that drift hits both alike. The table adds b/a and
+                       b/a q/cpu (strata_b's QPS and queries per CPU-second over strata's)
+  --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL; both builds)
+  --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2, Strata B on N+3,
+                       HAProxy nbthread 1 on N+4 (default $BASE_PORT)
+  --keep               leave MariaDB, the proxies and Strata running at the end and keep
+                       the temp folder; prints how to stop them
   -h, --help           this help
 
-Environment:
+A/B of two commits (the build overwrites distribution/target, so copy the first aside):
+  git checkout A && ./mvnw -DskipTests install
+  cp distribution/target/strata-proxy-*-bin.tar.gz /tmp/strata-a.tar.gz
+  git checkout B && ./mvnw -DskipTests install
+  cp distribution/target/strata-proxy-*-bin.tar.gz /tmp/strata-b.tar.gz
+  bench/run.sh --strata-dist /tmp/strata-a.tar.gz --strata-dist-b /tmp/strata-b.tar.gz \\
+      --targets haproxy,strata --workloads oltp_point_select,oltp_read_only --rounds 3 --time 10
+  (targets haproxy strata strata_b; rounds = targets, so each goes first once). A worktree
+  per commit, or two unpacked distributions, do as well. Read the b/a columns: queries per
+  CPU-second is the steady one; QPS moves with the machine.
+
+Environment (for both Strata builds):
   STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default 0: Netty's
                        choice, 2 x CPUs)
-  STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; its default is
-                       "-XX:+UseG1GC -Xms512m -Xmx2g")
+  STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; default: that
+                       script's, e.g. "-XX:+UseG1GC -Xms512m -Xmx2g ...")
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
                        the newest JDK >= $MIN_JAVA under $JVM_DIR is used
 
@@ -122,6 +154,7 @@ parse_args() {
             --tables) need_value "$@"; OPT_TABLES=$2; shift ;;
             --table-size) need_value "$@"; OPT_TABLE_SIZE=$2; shift ;;
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
+            --strata-dist-b) need_value "$@"; STRATA_DIST_B=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
             --many-clients) need_value "$@"; OPT_MANY_CLIENTS=$2; shift ;;
             --think-ms) need_value "$@"; THINK_MS=$2; shift ;;
@@ -159,11 +192,18 @@ parse_args() {
     [ "$CELL_TIME" -ge 1 ] || die "--time must be at least 1"
     [ "$ROUNDS" -ge 1 ] || die "--rounds must be at least 1"
     [ "$TABLES" -ge 1 ] && [ "$TABLE_SIZE" -ge 1 ] || die "--tables and --table-size must be at least 1"
-    [ "$BASE_PORT" -ge 1024 ] && [ "$BASE_PORT" -le 65533 ] || die "--base-port must be in 1024..65533"
+    [ "$BASE_PORT" -ge 1024 ] && [ "$BASE_PORT" -le 65531 ] || die "--base-port must be in 1024..65531"
     for t in $THREADS; do [ "$t" -ge 1 ] || die "thread counts must be at least 1"; done
     for t in $TARGETS; do
-        case " $ALL_TARGETS " in *" $t "*) ;; *) die "unknown target '$t' (known: $ALL_TARGETS)" ;; esac
+        case " $KNOWN_TARGETS " in *" $t "*) ;; *) die "unknown target '$t' (known: $KNOWN_TARGETS)" ;; esac
     done
+    # A second build is a target of its own, in every cell: --strata-dist-b adds it to the
+    # targets, given or default, and it needs that option.
+    if [ -n "$STRATA_DIST_B" ]; then
+        has_target strata_b || TARGETS="$TARGETS strata_b"
+    elif has_target strata_b; then
+        die "target strata_b needs --strata-dist-b PATH (the second Strata build)"
+    fi
     for t in $PS_MODES; do
         case " $ALL_PS_MODES " in *" $t "*) ;; *) die "unknown ps-mode '$t' (known: $ALL_PS_MODES)" ;; esac
     done
@@ -180,9 +220,13 @@ parse_args() {
         BUFFER_POOL="${need_mb}M"
     fi
 
+    # The port plan (README and --help say the same): N+3 and N+4 came later, so the first
+    # three stay where scripts and notes expect them (Strata on 13308 for bench/profile.sh).
     DB_PORT=$BASE_PORT
     HAPROXY_PORT=$((BASE_PORT + 1))
     STRATA_PORT=$((BASE_PORT + 2))
+    STRATA_B_PORT=$((BASE_PORT + 3))
+    HAPROXY1_PORT=$((BASE_PORT + 4))
 }
 
 has_target() {
@@ -215,6 +259,10 @@ locate_strata_dist() {
     fi
     [ -e "$STRATA_DIST" ] || die "--strata-dist: $STRATA_DIST does not exist"
     STRATA_DIST=$(cd "$(dirname "$STRATA_DIST")" && pwd)/$(basename "$STRATA_DIST")
+    if [ -n "$STRATA_DIST_B" ]; then
+        [ -e "$STRATA_DIST_B" ] || die "--strata-dist-b: $STRATA_DIST_B does not exist"
+        STRATA_DIST_B=$(cd "$(dirname "$STRATA_DIST_B")" && pwd)/$(basename "$STRATA_DIST_B")
+    fi
 }
 
 # Prints how busy the CPUs are, in percent, over one second (from /proc/stat).
@@ -240,10 +288,11 @@ check_idle() {
     return 0
 }
 
+# MariaDB's port and those of the targets chosen.
 check_ports() {
-    local p
-    for p in "$DB_PORT" "$HAPROXY_PORT" "$STRATA_PORT"; do
-        port_in_use "$p" && die "port $p is in use; pick other ports with --base-port N (uses N..N+2)"
+    local p t
+    for p in "$DB_PORT" $(for t in $TARGETS; do port_of "$t"; done); do
+        port_in_use "$p" && die "port $p is in use; pick other ports with --base-port N (uses N..N+4)"
     done
     return 0
 }
@@ -255,7 +304,9 @@ MARIADB_PID=""
 LOAD_AT_START="?"
 BUSY_AT_START="?"
 HAPROXY_PID=""
+HAPROXY1_PID=""
 STRATA_PID=""
+STRATA_B_PID=""
 INSTALLED_PACKAGES=""
 
 cleanup() {
@@ -266,17 +317,21 @@ cleanup() {
         say "--keep: left running (temp folder $WORK_DIR):"
         [ -n "$MARIADB_PID" ] && is_alive "$MARIADB_PID" && echo "    MariaDB  pid $MARIADB_PID  127.0.0.1:$DB_PORT  (socket $WORK_DIR/mariadb/mariadb.sock)"
         [ -n "$HAPROXY_PID" ] && is_alive "$HAPROXY_PID" && echo "    HAProxy  pid $HAPROXY_PID  127.0.0.1:$HAPROXY_PORT"
+        [ -n "$HAPROXY1_PID" ] && is_alive "$HAPROXY1_PID" && echo "    HAProxy1 pid $HAPROXY1_PID  127.0.0.1:$HAPROXY1_PORT  (nbthread 1)"
         [ -n "$STRATA_PID" ] && is_alive "$STRATA_PID" && echo "    Strata   pid $STRATA_PID  127.0.0.1:$STRATA_PORT"
+        [ -n "$STRATA_B_PID" ] && is_alive "$STRATA_B_PID" && echo "    Strata B pid $STRATA_B_PID  127.0.0.1:$STRATA_B_PORT  ($STRATA_DIST_B)"
         has_target strata && echo "    connect: $MARIADB -h127.0.0.1 -P$STRATA_PORT -usbtest -psbtest sbtest"
         local pids
-        pids=$(echo $STRATA_PID $HAPROXY_PID $MARIADB_PID)
+        pids=$(echo $STRATA_B_PID $STRATA_PID $HAPROXY1_PID $HAPROXY_PID $MARIADB_PID)
         echo "    stop:    kill $pids; sleep 10; rm -rf $WORK_DIR"
         exit "$rc"
     fi
-    if [ -n "$STRATA_PID$HAPROXY_PID$MARIADB_PID" ]; then
+    if [ -n "$STRATA_B_PID$STRATA_PID$HAPROXY1_PID$HAPROXY_PID$MARIADB_PID" ]; then
         say "Stopping what this run started"
     fi
+    [ -n "$STRATA_B_PID" ] && stop_pid "Strata B" "$STRATA_B_PID" 30
     [ -n "$STRATA_PID" ] && stop_pid Strata "$STRATA_PID" 30
+    [ -n "$HAPROXY1_PID" ] && stop_pid "HAProxy (nbthread 1)" "$HAPROXY1_PID" 10
     [ -n "$HAPROXY_PID" ] && stop_pid HAProxy "$HAPROXY_PID" 10
     [ -n "$MARIADB_PID" ] && stop_pid MariaDB "$MARIADB_PID" 60
     if [ -n "$WORK_DIR" ] && [ -d "$WORK_DIR" ]; then
@@ -346,33 +401,54 @@ start_haproxy() {
     start_haproxy_tcp "$WORK_DIR/haproxy" mariadb "$DB_PORT" bench/run.sh
 }
 
+# The same HAProxy held to one thread, on its own port: on a small machine the cheapest
+# HAProxy there is, the other yardstick for Strata's CPU per query.
+start_haproxy1() {
+    start_haproxy_tcp_at HAPROXY1_PID "$HAPROXY1_PORT" 1 "$WORK_DIR/haproxy1" mariadb "$DB_PORT" \
+        "bench/run.sh (haproxy1)"
+}
+
 # Strata from the distribution, with a configuration folder of our own.
 start_strata() {
-    local home conf
-    if [ -d "$STRATA_DIST" ]; then
-        say "Copying the Strata distribution $STRATA_DIST"
-        cp -a "$STRATA_DIST" "$WORK_DIR/strata-dist"
-        home=$WORK_DIR/strata-dist
+    start_strata_from Strata "$STRATA_DIST" "$STRATA_PORT" strata STRATA_PID STRATA_HOME
+}
+
+# The second build of an A/B run: its own copy, its own port, the same configuration.
+start_strata_b() {
+    start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME
+}
+
+# Unpacks (or copies) a distribution into $WORK_DIR/<prefix>-dist, writes its configuration
+# into $WORK_DIR/<prefix>-conf and starts it with bin/start.sh. Arguments: the name in the
+# messages, distribution, port, folder prefix, and the names of the variables that get the
+# pid (set as soon as start.sh wrote it, so that cleanup stops it whatever follows) and the
+# Strata home.
+start_strata_from() {
+    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 home conf pid
+    if [ -d "$dist" ]; then
+        say "Copying the $label distribution $dist"
+        cp -a "$dist" "$WORK_DIR/$prefix-dist"
+        home=$WORK_DIR/$prefix-dist
         # A pid file copied along would make start.sh think this copy is already running.
         rm -f "$home/logs/strata.pid"
     else
-        say "Unpacking $STRATA_DIST"
-        mkdir -p "$WORK_DIR/strata-dist"
-        tar -xzf "$STRATA_DIST" -C "$WORK_DIR/strata-dist" || die "cannot unpack $STRATA_DIST"
-        home=$(find "$WORK_DIR/strata-dist" -mindepth 1 -maxdepth 3 -type f -path '*/bin/start.sh' | head -n 1)
+        say "Unpacking $dist"
+        mkdir -p "$WORK_DIR/$prefix-dist"
+        tar -xzf "$dist" -C "$WORK_DIR/$prefix-dist" || die "cannot unpack $dist"
+        home=$(find "$WORK_DIR/$prefix-dist" -mindepth 1 -maxdepth 3 -type f -path '*/bin/start.sh' | head -n 1)
         home=${home%/bin/start.sh}
     fi
-    [ -n "$home" ] && [ -x "$home/bin/start.sh" ] || die "$STRATA_DIST holds no bin/start.sh"
-    STRATA_HOME=$home
+    [ -n "$home" ] && [ -x "$home/bin/start.sh" ] || die "$dist holds no bin/start.sh"
+    printf -v "$home_var" '%s' "$home"
 
-    conf=$WORK_DIR/strata-conf
+    conf=$WORK_DIR/$prefix-conf
     mkdir -p "$conf"
     [ -f "$home/conf/logback.xml" ] && cp "$home/conf/logback.xml" "$conf/"
     cat > "$conf/server.yaml" <<EOF
 # Written by bench/run.sh.
 server:
   host: 127.0.0.1
-  port: $STRATA_PORT
+  port: $port
   workerThreads: ${STRATA_WORKER_THREADS:-0}
 users:
   - { name: sbtest, password: sbtest, databases: [sbtest] }
@@ -389,16 +465,17 @@ dataSources:
 rules: []
 EOF
 
-    say "Starting Strata on 127.0.0.1:$STRATA_PORT (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
-    if ! "$home/bin/start.sh" -c "$conf" -p "$STRATA_PORT" > "$WORK_DIR/strata-start.log" 2>&1; then
-        cat "$WORK_DIR/strata-start.log" >&2
-        die "Strata did not start"
+    say "Starting $label on 127.0.0.1:$port (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    if ! "$home/bin/start.sh" -c "$conf" -p "$port" > "$WORK_DIR/$prefix-start.log" 2>&1; then
+        cat "$WORK_DIR/$prefix-start.log" >&2
+        die "$label did not start"
     fi
-    STRATA_PID=$(tr -d '[:space:]' < "$home/logs/strata.pid")
-    if ! wait_until 60 "$STRATA_PID" "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" \
+    pid=$(tr -d '[:space:]' < "$home/logs/strata.pid")
+    printf -v "$pid_var" '%s' "$pid"
+    if ! wait_until 60 "$pid" "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$port" \
             -usbtest -psbtest sbtest -e "SELECT 1"; then
         tail -n 30 "$home/logs/stdout.log" >&2 || true
-        die "Strata does not answer on port $STRATA_PORT (log: $home/logs/stdout.log)"
+        die "$label does not answer on port $port (log: $home/logs/stdout.log)"
     fi
 }
 
@@ -406,7 +483,9 @@ port_of() {
     case "$1" in
         direct) echo "$DB_PORT" ;;
         haproxy) echo "$HAPROXY_PORT" ;;
+        haproxy1) echo "$HAPROXY1_PORT" ;;
         strata) echo "$STRATA_PORT" ;;
+        strata_b) echo "$STRATA_B_PORT" ;;
     esac
 }
 
@@ -415,7 +494,9 @@ cpu_pid_of() {
     case "$1" in
         direct) echo "$MARIADB_PID" ;;
         haproxy) echo "$HAPROXY_PID" ;;
+        haproxy1) echo "$HAPROXY1_PID" ;;
         strata) echo "$STRATA_PID" ;;
+        strata_b) echo "$STRATA_B_PID" ;;
     esac
 }
 
@@ -423,7 +504,9 @@ cpu_name_of() {
     case "$1" in
         direct) echo mariadbd ;;
         haproxy) echo haproxy ;;
+        haproxy1) echo "haproxy (nbthread 1)" ;;
         strata) echo strata ;;
+        strata_b) echo "strata (B)" ;;
     esac
 }
 
@@ -606,6 +689,28 @@ ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && a > 0 && b > 0) printf "%.3f", a / b }'
 }
 
+# The ratios of a cell's row, blank where they do not apply: on the rows of both Strata
+# builds, their QPS over direct's, QPS and queries per CPU-second over haproxy's (RT_H,
+# RT_HC) and haproxy1's (RT_H1, RT_H1C); on strata_b's rows also QPS and queries per
+# CPU-second over strata's, i.e. B over A (RT_B, RT_BC).
+ratios_of() {
+    local key=$1 w ps t target cell
+    IFS='|' read -r w ps t target <<< "$key"
+    cell="$w|$ps|$t"
+    RT_D="" RT_H="" RT_HC="" RT_H1="" RT_H1C="" RT_B="" RT_BC=""
+    case "$target" in strata|strata_b) ;; *) return 0 ;; esac
+    RT_D=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|direct]:-}")
+    RT_H=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|haproxy]:-}")
+    RT_HC=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$cell|haproxy]:-}")
+    RT_H1=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|haproxy1]:-}")
+    RT_H1C=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$cell|haproxy1]:-}")
+    if [ "$target" = strata_b ]; then
+        RT_B=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|strata]:-}")
+        RT_BC=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$cell|strata]:-}")
+    fi
+    return 0
+}
+
 machine_info() {
     local cpu mem
     cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
@@ -614,43 +719,51 @@ machine_info() {
     echo "Machine:   $(nproc) CPUs, ${cpu:-unknown CPU}, $mem, kernel $(uname -r)"
     [ -r /etc/os-release ] && echo "OS:        $(. /etc/os-release && echo "$PRETTY_NAME")"
     echo "MariaDB:   $("$MARIADBD" --version 2>/dev/null | head -n 1)"
-    echo "HAProxy:   $("$HAPROXY" -v 2>/dev/null | head -n 1)"
+    echo "HAProxy:   $("$HAPROXY" -v 2>/dev/null | head -n 1); haproxy: nbthread $(nproc), haproxy1: nbthread 1"
     echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
     echo "Java:      $("$JAVA_BIN" -version 2>&1 | head -n 1) ($JAVA_BIN)"
     echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
+    [ -n "$STRATA_DIST_B" ] && echo "Strata B:  $STRATA_DIST_B (target strata_b, the same configuration and options)"
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
     echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target$([ "$ROUNDS" -gt 1 ] && echo "; $ROUNDS rounds per cell, targets rotated (QPS, CPU: means; p95: median)")"
 }
 
+# The ratio columns against haproxy1 show when it is a target, and the A/B ones when
+# strata_b is: a run without them prints the table as before.
 print_table() {
-    local key w ps t target cpu
-    printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s %8s  %s\n' \
-        workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" \
-        "db_us/q" status
+    local key w ps t target cpu dbq show_h1=0 show_b=0
+    has_target haproxy1 && show_h1=1
+    has_target strata_b && show_b=1
+    table_row workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" \
+        "s/haprx1" "s/h1 q/cpu" "b/a" "b/a q/cpu" "db_us/q" status
     for key in "${CELLS[@]}"; do
         IFS='|' read -r w ps t target <<< "$key"
         cpu=${RES_CPU[$key]}
         [ -n "$cpu" ] && [ "$target" = direct ] && cpu="$cpu (mariadbd)"
-        local rd="" rh="" rc="" dbq
         # mariadbd's CPU per query through this target: what multiplexing saves the server shows here
         dbq=$(awk -v c="${RES_DBCPU[$key]}" -v q="${RES_QPS[$key]}" -v t="$CELL_TIME" \
             'BEGIN { if (c != "" && q > 0) printf "%.1f", c * 1000000 / (q * t) }')
-        if [ "$target" = strata ]; then
-            rd=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|direct]:-}")
-            rh=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|haproxy]:-}")
-            rc=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|haproxy]:-}")
-        fi
-        printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s %8s  %s\n' \
-            "$w" "$ps" "$t" "$target" "${RES_QPS[$key]}" "${RES_P95[$key]:--}" "${RES_ERR[$key]}" \
-            "${cpu:--}" "${RES_QPC[$key]:--}" "${rd:--}" "${rh:--}" "${rc:--}" "${dbq:--}" "${RES_STATUS[$key]}"
+        ratios_of "$key"
+        table_row "$w" "$ps" "$t" "$target" "${RES_QPS[$key]}" "${RES_P95[$key]:--}" "${RES_ERR[$key]}" \
+            "${cpu:--}" "${RES_QPC[$key]:--}" "${RT_D:--}" "${RT_H:--}" "${RT_HC:--}" \
+            "${RT_H1:--}" "${RT_H1C:--}" "${RT_B:--}" "${RT_BC:--}" "${dbq:--}" "${RES_STATUS[$key]}"
     done
+}
+
+# One line of the table: the 18 columns of print_table, less those it leaves out
+# (show_h1, show_b of the caller).
+table_row() {
+    printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s' "${@:1:12}"
+    [ "$show_h1" -eq 1 ] && printf ' %8s %10s' "${13}" "${14}"
+    [ "$show_b" -eq 1 ] && printf ' %8s %9s' "${15}" "${16}"
+    printf ' %8s  %s\n' "${17}" "${18}"
 }
 
 # The temp folder goes away at the end: keep the sysbench output of every failed cell,
 # and Strata's logs when a Strata cell failed, next to the results.
 save_failure_logs() {
-    local dir=$1 key w ps t target log strata_failed=0
+    local dir=$1 key w ps t target log f strata_failed=0 strata_b_failed=0
     for key in "${CELLS[@]}"; do
         [ "${RES_STATUS[$key]}" = ok ] && continue
         IFS='|' read -r w ps t target <<< "$key"
@@ -659,27 +772,31 @@ save_failure_logs() {
             [ -f "$log" ] && cp "$log" "$dir/"
         done
         [ "$target" = strata ] && strata_failed=1
+        [ "$target" = strata_b ] && strata_b_failed=1
     done
     if [ "$strata_failed" -eq 1 ] && [ -n "${STRATA_HOME:-}" ]; then
         cp "$STRATA_HOME"/logs/*.log "$dir/" 2>/dev/null || true
+    fi
+    # Build B's logs have the same names: they go in as strata_b-<name>.
+    if [ "$strata_b_failed" -eq 1 ] && [ -n "${STRATA_B_HOME:-}" ]; then
+        for f in "$STRATA_B_HOME"/logs/*.log; do
+            [ -f "$f" ] && cp "$f" "$dir/strata_b-$(basename "$f")"
+        done
     fi
     [ -d "$dir" ] && echo "Logs of the failed cells: $dir"
     return 0
 }
 
+# The columns of the runs before haproxy1 and strata_b keep their places; the ratios against
+# haproxy1 and strata_b's over strata come after the note (always, blank when not measured).
 write_csv() {
-    local file=$1 key w ps t target rd rh rc
+    local file=$1 key w ps t target
     {
-        echo "workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,cpu_process,db_cpu_s,note"
+        echo "workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,cpu_process,db_cpu_s,note,strata_over_haproxy1_qps,strata_over_haproxy1_qps_per_proxy_cpu_s,strata_b_over_strata_qps,strata_b_over_strata_qps_per_proxy_cpu_s"
         for key in "${CELLS[@]}"; do
             IFS='|' read -r w ps t target <<< "$key"
-            rd="" rh="" rc=""
-            if [ "$target" = strata ]; then
-                rd=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|direct]:-}")
-                rh=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|haproxy]:-}")
-                rc=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|haproxy]:-}")
-            fi
-            echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$rd,$rh,$rc,${RES_STATUS[$key]},$(cpu_name_of "$target"),${RES_DBCPU[$key]},$(csv_field "${RES_NOTE[$key]}")"
+            ratios_of "$key"
+            echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$RT_D,$RT_H,$RT_HC,${RES_STATUS[$key]},$(cpu_name_of "$target"),${RES_DBCPU[$key]},$(csv_field "${RES_NOTE[$key]}"),$RT_H1,$RT_H1C,$RT_B,$RT_BC"
         done
     } > "$file"
 }
@@ -705,7 +822,9 @@ main() {
 
     start_mariadb
     has_target haproxy && start_haproxy
+    has_target haproxy1 && start_haproxy1
     has_target strata && start_strata
+    has_target strata_b && start_strata_b
     prepare_data
     warm_up
 
@@ -748,7 +867,16 @@ main() {
         echo
         echo "proxy_cpu_s: CPU seconds (user+system) of the proxy process during the cell; for direct,"
         echo "of mariadbd. q/cpu_s: queries per proxy CPU-second. s/direct, s/haprx: Strata's QPS over"
-        echo "direct's and HAProxy's; s/h q/cpu: Strata's queries per CPU-second over HAProxy's."
+        echo "direct's and HAProxy's (nbthread $(nproc)); s/h q/cpu: Strata's queries per CPU-second over HAProxy's."
+        if has_target haproxy1; then
+            echo "s/haprx1, s/h1 q/cpu: the same against haproxy1, HAProxy with nbthread 1 (on a small"
+            echo "machine the cheapest HAProxy per query)."
+        fi
+        if has_target strata_b; then
+            echo "strata_b: the second build (--strata-dist-b); its rows carry its own ratios, and"
+            echo "b/a, b/a q/cpu: its QPS and queries per CPU-second over strata's in the same cell (B over A;"
+            echo "q/cpu is the steadier of the two)."
+        fi
         echo "db_us/q: mariadbd's CPU microseconds per query through the target (multiplexing lowers it)."
         if [ "$MANY_CLIENTS" -gt 0 ]; then
             echo "autocommit_on / autocommit_off: $MANY_CLIENTS clients, ${THINK_MS} ms between transactions; a transaction"
