@@ -48,6 +48,7 @@ OPT_TABLES=""
 OPT_TABLE_SIZE=""
 STRATA_DIST=""
 STRATA_DIST_B=""
+STRATA_RULES_B=""
 STRATA_POOL=64
 OPT_MANY_CLIENTS=""
 THINK_MS=10
@@ -109,6 +110,12 @@ Setup:
                        of two builds, interleaved and rotated with the other targets in
                        every cell, so that drift hits both alike. The table adds b/a and
                        b/a q/cpu (strata_b's QPS and queries per CPU-second over strata's)
+  --strata-rules-b FILE
+                       rules for strata_b (the YAML of a rules: section, e.g. bench/rules/
+                       shadow.yaml): an A/B run of one build with and without a rule, whose
+                       b/a columns are the rule's cost. strata_b's configuration then also
+                       has a data source ds_shadow (the same server) for rules to name;
+                       --strata-dist-b defaults to --strata-dist
   --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL; both builds)
   --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2, Strata B on N+3,
                        HAProxy nbthread 1 on N+4 (default $BASE_PORT)
@@ -155,6 +162,7 @@ parse_args() {
             --table-size) need_value "$@"; OPT_TABLE_SIZE=$2; shift ;;
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
             --strata-dist-b) need_value "$@"; STRATA_DIST_B=$2; shift ;;
+            --strata-rules-b) need_value "$@"; STRATA_RULES_B=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
             --many-clients) need_value "$@"; OPT_MANY_CLIENTS=$2; shift ;;
             --think-ms) need_value "$@"; THINK_MS=$2; shift ;;
@@ -199,6 +207,11 @@ parse_args() {
     done
     # A second build is a target of its own, in every cell: --strata-dist-b adds it to the
     # targets, given or default, and it needs that option.
+    if [ -n "$STRATA_RULES_B" ]; then
+        [ -f "$STRATA_RULES_B" ] || die "--strata-rules-b: no file $STRATA_RULES_B"
+        STRATA_RULES_B=$(cd "$(dirname "$STRATA_RULES_B")" && pwd)/$(basename "$STRATA_RULES_B")
+        [ -n "$STRATA_DIST_B" ] || STRATA_DIST_B=same
+    fi
     if [ -n "$STRATA_DIST_B" ]; then
         has_target strata_b || TARGETS="$TARGETS strata_b"
     elif has_target strata_b; then
@@ -259,7 +272,9 @@ locate_strata_dist() {
     fi
     [ -e "$STRATA_DIST" ] || die "--strata-dist: $STRATA_DIST does not exist"
     STRATA_DIST=$(cd "$(dirname "$STRATA_DIST")" && pwd)/$(basename "$STRATA_DIST")
-    if [ -n "$STRATA_DIST_B" ]; then
+    if [ "$STRATA_DIST_B" = same ]; then
+        STRATA_DIST_B=$STRATA_DIST
+    elif [ -n "$STRATA_DIST_B" ]; then
         [ -e "$STRATA_DIST_B" ] || die "--strata-dist-b: $STRATA_DIST_B does not exist"
         STRATA_DIST_B=$(cd "$(dirname "$STRATA_DIST_B")" && pwd)/$(basename "$STRATA_DIST_B")
     fi
@@ -415,16 +430,16 @@ start_strata() {
 
 # The second build of an A/B run: its own copy, its own port, the same configuration.
 start_strata_b() {
-    start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME
+    start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME "$STRATA_RULES_B"
 }
 
 # Unpacks (or copies) a distribution into $WORK_DIR/<prefix>-dist, writes its configuration
 # into $WORK_DIR/<prefix>-conf and starts it with bin/start.sh. Arguments: the name in the
 # messages, distribution, port, folder prefix, and the names of the variables that get the
 # pid (set as soon as start.sh wrote it, so that cleanup stops it whatever follows) and the
-# Strata home.
+# Strata home; optionally a file with the rules: section (else the empty rule chain).
 start_strata_from() {
-    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 home conf pid
+    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 rules=${7:-} home conf pid
     if [ -d "$dist" ]; then
         say "Copying the $label distribution $dist"
         cp -a "$dist" "$WORK_DIR/$prefix-dist"
@@ -462,8 +477,20 @@ dataSources:
     username: sbtest
     password: sbtest
     maximumPoolSize: $STRATA_POOL
-rules: []
 EOF
+    if [ -n "$rules" ]; then
+        # a data source for the rules to name; the same server, so nothing else differs
+        cat >> "$conf/config-sbtest.yaml" <<EOF
+  ds_shadow:
+    url: "jdbc:mariadb://127.0.0.1:$DB_PORT/sbtest"
+    username: sbtest
+    password: sbtest
+    maximumPoolSize: 4
+EOF
+        cat "$rules" >> "$conf/config-sbtest.yaml"
+    else
+        echo "rules: []" >> "$conf/config-sbtest.yaml"
+    fi
 
     say "Starting $label on 127.0.0.1:$port (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     if ! "$home/bin/start.sh" -c "$conf" -p "$port" > "$WORK_DIR/$prefix-start.log" 2>&1; then
@@ -723,7 +750,11 @@ machine_info() {
     echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
     echo "Java:      $("$JAVA_BIN" -version 2>&1 | head -n 1) ($JAVA_BIN)"
     echo "Strata:    $STRATA_DIST (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
-    [ -n "$STRATA_DIST_B" ] && echo "Strata B:  $STRATA_DIST_B (target strata_b, the same configuration and options)"
+    if [ -n "$STRATA_RULES_B" ]; then
+        echo "Strata B:  $STRATA_DIST_B (target strata_b, with the rules of $STRATA_RULES_B)"
+    elif [ -n "$STRATA_DIST_B" ]; then
+        echo "Strata B:  $STRATA_DIST_B (target strata_b, the same configuration and options)"
+    fi
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
     echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target$([ "$ROUNDS" -gt 1 ] && echo "; $ROUNDS rounds per cell, targets rotated (QPS, CPU: means; p95: median)")"

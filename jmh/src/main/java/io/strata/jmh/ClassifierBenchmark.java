@@ -2,9 +2,14 @@ package io.strata.jmh;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RuleChain;
 import io.strata.rule.StatementContext;
+import io.strata.rule.builtin.BuiltInRules;
+import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -23,6 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +45,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code decode}: the statement's text made a String from its COM_QUERY payload in a direct buffer, as
  *       {@code CommandHandler.query} does before classifying (the price of a classifier reading Strings instead of
  *       the packet's bytes);</li>
- *   <li>{@code route}: the empty chain, with the {@link StatementContext} the command handler builds per statement.</li>
+ *   <li>{@code route}: the empty chain, with the {@link StatementContext} the command handler builds per statement;</li>
+ *   <li>{@code routeShadow}: a SHADOW rule over other tables than the statement's (bench/rules/shadow.yaml): what the
+ *       rule costs the statements it leaves alone (a hint check and a scan of the classifier's tokens).</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -110,6 +118,34 @@ public class ClassifierBenchmark {
         }
     }
 
+    @State(Scope.Thread)
+    public static class ShadowChain {
+        RuleChain chain;
+        SqlStatementInfo info;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+            for (String name : List.of("ds_0", "ds_shadow")) {
+                dataSources.put(name, DataSourceConfig.of(name, "jdbc:mariadb://127.0.0.1:3306/sbtest", "sbtest",
+                        "sbtest", Map.of()));
+            }
+            Map<String, Object> rule = Map.of(
+                    "dataSources", Map.of("shadow_group", Map.of("productionDataSourceName", "ds_0",
+                            "shadowDataSourceName", "ds_shadow")),
+                    "tables", Map.of("t_order", Map.of("dataSourceNames", List.of("shadow_group"),
+                            "shadowAlgorithmNames", List.of("user_id_insert_match"))),
+                    "shadowAlgorithms", Map.of("user_id_insert_match", Map.of("type", "VALUE_MATCH", "props",
+                            Map.of("operation", "insert", "column", "user_id", "value", 0))));
+            chain = RuleChain.of(new DatabaseConfig("sbtest", dataSources, List.of(new RuleConfig("SHADOW", rule))),
+                    "config-sbtest.yaml", new HealthRegistry(), BuiltInRules.factories());
+            info = SqlClassifier.classify(STATEMENTS.get("point_select"));
+            if (!chain.route(new StatementContext("sbtest", info, false)).first().dataSource().equals("ds_0")) {
+                throw new IllegalStateException("the statement should stay in production");
+            }
+        }
+    }
+
     @Benchmark
     public SqlStatementInfo classify(Statement s) {
         return SqlClassifier.classify(s.sql);
@@ -123,6 +159,11 @@ public class ClassifierBenchmark {
 
     @Benchmark
     public RouteResult route(EmptyChain s) {
+        return s.chain.route(new StatementContext("sbtest", s.info, false));
+    }
+
+    @Benchmark
+    public RouteResult routeShadow(ShadowChain s) {
         return s.chain.route(new StatementContext("sbtest", s.info, false));
     }
 }

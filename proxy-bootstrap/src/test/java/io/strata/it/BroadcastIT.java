@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.sql.Connection;
@@ -27,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,15 +78,8 @@ class BroadcastIT {
         return new StrataConfig(defaults.server(), databases);
     }
 
-    /** Both drivers, each in the text protocol and with server-side prepared statements (the binary protocol). */
-    static Stream<Arguments> clients() {
-        return Stream.of(Driver.values()).flatMap(d -> Stream.of(Arguments.of(d, false), Arguments.of(d, true)));
-    }
-
     private static Connection connect(Driver driver, boolean binary) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("useServerPrepStmts", String.valueOf(binary));
-        return driver.connect(strata.port(), "bc", "root", "root", props);
+        return StrataFixture.connect(strata.port(), "bc", driver, binary);
     }
 
     @BeforeEach
@@ -101,7 +92,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("clients")
+    @MethodSource("io.strata.it.StrataFixture#clients")
     void ddlAndChangesLandOnEveryDataSourceCountedOnce(Driver driver, boolean binary) throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t_dict (id INT PRIMARY KEY, v VARCHAR(20))");
@@ -126,7 +117,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("clients")
+    @MethodSource("io.strata.it.StrataFixture#clients")
     void aTransactionCommitsOrRollsBackOnEveryDataSourceItTouched(Driver driver, boolean binary)
             throws SQLException {
         createDict();
@@ -155,7 +146,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("clients")
+    @MethodSource("io.strata.it.StrataFixture#clients")
     void readsSpreadOverTheDataSourcesAndJoinsWithASingleTableRunWhereItIs(Driver driver, boolean binary)
             throws Exception {
         awaitBothInRotation();
@@ -225,7 +216,7 @@ class BroadcastIT {
      * result set, the first server's rows then the second's, in either protocol; a unit's error names its server.
      */
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("clients")
+    @MethodSource("io.strata.it.StrataFixture#clients")
     void theResultSetsOfSeveralUnitsAreConcatenated(Driver driver, boolean binary) throws SQLException {
         createDict();
         direct(Backend.server(), SCHEMA_A, "INSERT INTO t_dict VALUES (1, 'a1'), (2, 'a2')");
@@ -381,7 +372,7 @@ class BroadcastIT {
     }
 
     /** Waits (15 s at most) until SHOW STRATA DATA SOURCES shows {@code count} data sources in rotation. */
-    private static void awaitInRotation(int port, String database, int count) throws Exception {
+    static void awaitInRotation(int port, String database, int count) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
         while (true) {
             int inRotation = 0;

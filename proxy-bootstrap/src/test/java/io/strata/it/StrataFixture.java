@@ -8,6 +8,8 @@ import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 
+import org.junit.jupiter.params.provider.Arguments;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /**
  * A Strata server on a free port in front of the shared backend, with users {@code root}/{@code root} (every
@@ -102,6 +105,21 @@ final class StrataFixture implements AutoCloseable {
     @Override
     public void close() {
         strata.close();
+    }
+
+    /**
+     * Both drivers, each in the text protocol and with server-side prepared statements (the binary protocol): the
+     * arguments of a test that takes {@code (Driver driver, boolean binary)}.
+     */
+    static Stream<Arguments> clients() {
+        return Stream.of(Driver.values()).flatMap(d -> Stream.of(Arguments.of(d, false), Arguments.of(d, true)));
+    }
+
+    /** A connection to {@code database} as root, in the text or the binary protocol. */
+    static Connection connect(int port, String database, Driver driver, boolean binary) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("useServerPrepStmts", String.valueOf(binary));
+        return driver.connect(port, database, "root", "root", props);
     }
 
     /** The two client drivers every protocol test runs with. */

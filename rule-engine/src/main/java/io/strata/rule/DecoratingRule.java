@@ -8,6 +8,20 @@ import java.util.Set;
  */
 public non-sealed interface DecoratingRule extends Rule {
 
+    /** The rule as it runs in a database's chain (given its parser); itself, for rules that need nothing. */
+    default DecoratingRule bind(RuleBinding binding) {
+        return this;
+    }
+
+    /**
+     * Where the rule runs among the decorating rules, lowest first (ties keep configuration order): a rule that
+     * swaps a whole data source for another (SHADOW) runs before one that picks a member of a group
+     * (READWRITE_SPLITTING), so that the swapped-in name may be a group.
+     */
+    default int order() {
+        return 100;
+    }
+
     /**
      * Where a unit routed to {@code dataSource} runs.
      *
@@ -35,7 +49,12 @@ public non-sealed interface DecoratingRule extends Rule {
      *
      * @param retryable the statement may go elsewhere if this data source proves unreachable before it starts
      *                  (a read sent to a replica)
+     * @param note      why, when it is worth saying (SHOW STRATA ROUTE), else null
      */
-    record Placement(String dataSource, boolean retryable) {
+    record Placement(String dataSource, boolean retryable, String note) {
+
+        public Placement(String dataSource, boolean retryable) {
+            this(dataSource, retryable, null);
+        }
     }
 }

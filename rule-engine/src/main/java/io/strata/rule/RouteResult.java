@@ -8,14 +8,20 @@ import java.util.List;
  * @param merge     how the units' answers combine
  * @param retryable the statement has no effect (a read), so when its data source proves unreachable before it
  *                  starts, it may be routed again (a single unit only)
+ * @param notes     why, where a rule says (which algorithm decided): what SHOW STRATA ROUTE shows
  */
-public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable) {
+public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes) {
 
     public RouteResult {
         units = List.copyOf(units);
+        notes = List.copyOf(notes);
         if (units.isEmpty()) {
             throw new IllegalArgumentException("a route needs at least one unit");
         }
+    }
+
+    public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable) {
+        this(units, merge, retryable, List.of());
     }
 
     public static RouteResult single(String dataSource) {
@@ -40,8 +46,20 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
         return units.size() == 1 && !units.get(0).rewritten();
     }
 
-    /** The same route over other units (the decorated ones). */
-    public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable) {
-        return new RouteResult(others, merge, stillRetryable);
+    /** The same route over other units (the decorated ones), with more notes. */
+    public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable, List<String> moreNotes) {
+        if (moreNotes.isEmpty()) {
+            return new RouteResult(others, merge, stillRetryable, notes);
+        }
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(moreNotes);
+        return new RouteResult(others, merge, stillRetryable, all);
+    }
+
+    /** The same route with a note of why. */
+    public RouteResult withNote(String note) {
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.add(note);
+        return new RouteResult(units, merge, retryable, all);
     }
 }

@@ -12,6 +12,7 @@ import io.strata.rule.sql.parser.SqlParser;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,8 @@ import java.util.TreeMap;
 
 /**
  * The rules of one logical database. The routing rules, in order, turn the pass-through route (every statement to
- * the first data source) into units; then the decorating rules, in order, place each unit on a data source. An
+ * the first data source, or its read/write group) into units; then the decorating rules, in their order
+ * ({@link DecoratingRule#order}), place each unit on a data source. An
  * empty chain is the pass-through: the empty-rule proxy.
  *
  * <p>"A session holding server-side state stays where that state is" is enforced here, once: where a decorating
@@ -53,12 +55,15 @@ public final class RuleChain {
         Set<String> groups = new LinkedHashSet<>(logical);
         groups.removeAll(dataSources);
         RuleBinding binding = new RuleBinding(logical, groups, parser);
+        decorating.replaceAll(rule -> rule.bind(binding));
+        decorating.sort(Comparator.comparingInt(DecoratingRule::order));
         for (Rule rule : rules) {
             if (rule instanceof RoutingRule r) {
                 routing.add(r.bind(binding));
             }
         }
-        this.passThrough = RouteResult.single(dataSources.get(0));
+        // the default data source by the name routes use: its group's, when it is in one
+        this.passThrough = RouteResult.single(logical.get(0));
     }
 
     /** The data sources, each decorating rule's groups standing in place of their members. */
@@ -126,7 +131,9 @@ public final class RuleChain {
 
     private RouteResult decorate(RouteResult routed, StatementContext context) {
         List<RouteUnit> units = new ArrayList<>(routed.units().size());
+        List<String> notes = List.of();
         boolean retryable = routed.retryable();
+        boolean moved = false;
         for (RouteUnit unit : routed.units()) {
             String dataSource = unit.dataSource();
             for (DecoratingRule rule : decorating) {
@@ -140,11 +147,18 @@ public final class RuleChain {
                 if (placement != null) {
                     dataSource = placement.dataSource();
                     retryable = retryable || routed.isSingle() && placement.retryable();
+                    if (placement.note() != null && !notes.contains(placement.note())) {
+                        notes = notes.isEmpty() ? new ArrayList<>() : notes;
+                        notes.add(placement.note());
+                    }
                 }
             }
+            moved |= !dataSource.equals(unit.dataSource());
             units.add(unit.on(dataSource));
         }
-        return routed.withUnits(units, retryable);
+        // the common case of a rule with nothing to say (a statement on tables it does not list) allocates no route
+        return moved || retryable != routed.retryable() || !notes.isEmpty() ? routed.withUnits(units, retryable, notes)
+                : routed;
     }
 
     /**

@@ -2,7 +2,9 @@ package io.strata.rule;
 
 import io.strata.rule.sql.SqlStatementInfo;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What a rule may know of a statement: the logical database it runs in, what the classifier found, and the session
@@ -13,9 +15,12 @@ import java.util.Map;
  * @param held          the data sources where the session holds server-side state, and of what kind
  * @param keepsState    the command leaves state on its connection (a cursor, long data) that later commands need
  * @param session       what routing remembers of the session (its read switch, its last write)
+ * @param parameters    a prepared statement's parameter values for this execute, decoded when a rule asks (the
+ *                      relay passes them on undecoded); empty for a text statement; null values are SQL NULLs
  */
 public record StatementContext(String database, SqlStatementInfo statement, boolean inTransaction,
-                               Map<String, Hold> held, boolean keepsState, SessionRouteState session) {
+                               Map<String, Hold> held, boolean keepsState, SessionRouteState session,
+                               Supplier<List<Object>> parameters) {
 
     /** What a session holds on a data source's connection. */
     public enum Hold {
@@ -25,8 +30,17 @@ public record StatementContext(String database, SqlStatementInfo statement, bool
         WARNINGS
     }
 
+    private static final Supplier<List<Object>> NONE = List::of;
+
     public StatementContext {
         held = held == null || held.isEmpty() ? Map.of() : Map.copyOf(held);
+        parameters = parameters == null ? NONE : parameters;
+    }
+
+    /** A statement without parameters. */
+    public StatementContext(String database, SqlStatementInfo statement, boolean inTransaction,
+                            Map<String, Hold> held, boolean keepsState, SessionRouteState session) {
+        this(database, statement, inTransaction, held, keepsState, session, NONE);
     }
 
     /** A plain statement of a session without state. */

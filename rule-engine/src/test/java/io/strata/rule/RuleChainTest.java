@@ -94,14 +94,14 @@ public class RuleChainTest {
 
     @Test
     void anUnknownRuleTypeFailsNamingTheFileTheKeyAndTheKnownTypes() throws IOException {
-        var rules = List.of(new RuleConfig("SHARDING", Map.of()));
+        var rules = List.of(new RuleConfig("ENCRYPT", Map.of()));
 
         var error = withRedirectPlugin(() -> assertThrows(ConfigException.class,
                 () -> RuleChain.of(database(rules), FILE, new HealthRegistry(), BuiltInRules.factories())));
 
         assertEquals(FILE, error.file());
         assertEquals("rules[0].type", error.key());
-        assertEquals(FILE + ": rules[0].type: expected one of [BROADCAST, READWRITE_SPLITTING, REDIRECT], got 'SHARDING'",
+        assertEquals(FILE + ": rules[0].type: expected one of [BROADCAST, READWRITE_SPLITTING, REDIRECT, SHADOW], got 'ENCRYPT'",
                 error.getMessage());
     }
 
@@ -119,7 +119,7 @@ public class RuleChainTest {
 
     @Test
     void theKeyNamesTheIndexOfTheUnknownRule() throws IOException {
-        var rules = List.of(new RuleConfig("REDIRECT", Map.of("to", "ds_1")), new RuleConfig("SHADOW", Map.of()));
+        var rules = List.of(new RuleConfig("REDIRECT", Map.of("to", "ds_1")), new RuleConfig("ENCRYPT", Map.of()));
 
         var error = withRedirectPlugin(() -> assertThrows(ConfigException.class,
                 () -> RuleChain.of(database(rules), FILE, new HealthRegistry(), BuiltInRules.factories())));

@@ -20,6 +20,8 @@ public final class PreparedStatement {
     private final int params;
     private final int columns;
     private byte[] types;
+    /** COM_STMT_SEND_LONG_DATA came since the last execute: that execute's block lacks those values. */
+    private boolean longDataSent;
     /**
      * The backend statement it last ran as, and on which connection: the next execute on the same connection uses it
      * when that connection still caches it ({@link BackendConnection#holds}), without looking it up by SQL. The
@@ -88,6 +90,14 @@ public final class PreparedStatement {
     }
 
     /** The parameter types (2 bytes each) the client last bound, or null before the first execute with types. */
+    public boolean longDataSent() {
+        return longDataSent;
+    }
+
+    public void longDataSent(boolean sent) {
+        this.longDataSent = sent;
+    }
+
     public byte[] types() {
         return types;
     }

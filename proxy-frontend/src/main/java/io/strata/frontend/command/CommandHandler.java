@@ -47,6 +47,7 @@ import io.strata.protocol.command.ComStmtFetch;
 import io.strata.protocol.command.ComStmtPrepare;
 import io.strata.protocol.command.ComStmtReset;
 import io.strata.protocol.command.ComStmtSendLongData;
+import io.strata.protocol.command.ExecuteParameters;
 import io.strata.protocol.command.CommandDecoder;
 import io.strata.protocol.command.UnknownCommand;
 import io.strata.rule.RouteException;
@@ -63,10 +64,12 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The command phase of one client connection. Commands run one at a time in arrival order (clients may pipeline):
@@ -286,7 +289,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 ok(next);
                 return;
             }
-            Optional<LocalResultSet> local = LocalQueries.answer(context, session, info);
+            Optional<LocalResultSet> local = LocalQueries.answer(context, session, info).or(() -> explain(info));
             if (local.isPresent()) {
                 local.get().write(ctx.channel(), next, state.deprecateEof(), state.extendedTypeInfo(),
                         state.statusFlags());
@@ -299,6 +302,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 session.remoteHost(), info, state.database()) : null;
         route(query.payload(), next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
                 : currentDatabase());
+    }
+
+    /** SHOW STRATA ROUTE: the route of the statement it names, in the session as it stands. */
+    private Optional<LocalResultSet> explain(SqlStatementInfo info) {
+        String sql = RouteExplain.statementOf(info);
+        if (sql == null) {
+            return Optional.empty();
+        }
+        String database = currentDatabase();
+        StatementContext routing = new StatementContext(database, SqlClassifier.classify(sql),
+                state.inTransaction() || !state.autocommit(), runner.held(), false, session.routeState());
+        return Optional.of(RouteExplain.answer(context.ruleChain(database), routing));
     }
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
@@ -332,14 +347,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      */
     private Routed routed(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
                           String database, String schema) {
-        return routed(payload, next, kind, sql, info, database, schema, kind == null);
+        return routed(payload, next, kind, sql, info, database, schema, kind == null, null);
     }
 
-    /** @param keepsState the command leaves state on its connection (long data, a cursor) */
+    /**
+     * @param keepsState the command leaves state on its connection (long data, a cursor)
+     * @param parameters an execute's parameter values, for the rules that ask; null for none
+     */
     private Routed routed(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
-                          String database, String schema, boolean keepsState) {
+                          String database, String schema, boolean keepsState, Supplier<List<Object>> parameters) {
         StatementContext routing = new StatementContext(database, info,
-                state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState());
+                state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState(),
+                parameters);
         RouteResult route = context.ruleChain(database).route(routing);
         if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
             started(database, route, info != null && info.mayWrite());
@@ -432,7 +451,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
         Routed routed = routed(payload, next, kind, statement.sql(), statement.info(), statement.database(),
-                statement.schema(), kind == null || opensCursor);
+                statement.schema(), kind == null || opensCursor,
+                kind == ResponseKind.QUERY ? parameters(payload, statement) : null);
+        statement.longDataSent(kind == null);
         if (routed.route().passThrough()) {
             runner.runStatement(routed.command(), statement);
         } else if (kind == ResponseKind.QUERY && !opensCursor) {
@@ -442,6 +463,25 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             throw ErrorCode.UNSUPPORTED.exception(kind == null ? "long data for a statement routed to several data "
                     + "sources" : "cursors of a statement routed to several data sources");
         }
+    }
+
+    /**
+     * An execute's parameter values, decoded only when a rule asks (the relay forwards the block as it came). Values
+     * sent as long data are not in the block, so a rule cannot read them: refused.
+     */
+    private Supplier<List<Object>> parameters(ByteBuf payload, PreparedStatement statement) {
+        return () -> {
+            if (statement.longDataSent()) {
+                throw new RouteException(1235, "42000", "A rule needs this execute's parameter values, and some came as long data "
+                                + "(COM_STMT_SEND_LONG_DATA), which Strata does not read: bind them as plain values");
+            }
+            byte[] types = ComStmtExecute.types(payload, statement.params());
+            if (statement.params() > 0 && types == null && statement.types() == null) {
+                throw ErrorCode.MALFORMED_PACKET.exception("an execute that binds no parameter types");
+            }
+            return Arrays.asList(ExecuteParameters.decode(payload, statement.params(),
+                    types != null ? types : statement.types(), Map.of(), Charsets.java(state.charset())));
+        };
     }
 
     private void closeStatement(long id) {

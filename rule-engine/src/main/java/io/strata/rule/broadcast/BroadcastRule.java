@@ -10,6 +10,7 @@ import io.strata.rule.StatementContext;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.health.HealthCheck;
 import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 import io.strata.rule.sql.parser.ParsedStatement;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 
 /**
  * BROADCAST: each listed table is kept whole on every data source of the logical database (a read/write group
@@ -37,13 +37,10 @@ public final class BroadcastRule implements RoutingRule {
     /** How often the data sources it spreads reads over are checked, when no other rule checks them. */
     private static final HealthCheck CHECK = new HealthCheck(1000, 1000, Long.MAX_VALUE, null, null);
 
-    /** What may be a table name in a text: a run of name characters (quotes around it do not matter). */
-    private static final Pattern WORDS = Pattern.compile("[A-Za-z0-9_$\\x{80}-\\x{FFFF}]+");
-
     private final String database;
     private final List<String> tables;
-    /** The listed names, lower-case: MySQL compares table names in statements as the file system does. */
-    private final Set<String> names = new HashSet<>();
+    /** The listed names, compared without case (as ShardingSphere matches logical tables). */
+    private final NameSet names;
     private final HealthRegistry health;
     private final RuleBinding binding;
     /** The data sources in rotation are looked for from here on: reads go round. */
@@ -52,7 +49,7 @@ public final class BroadcastRule implements RoutingRule {
     BroadcastRule(String database, List<String> tables, HealthRegistry health, RuleBinding binding) {
         this.database = database;
         this.tables = List.copyOf(tables);
-        tables.forEach(t -> names.add(t.toLowerCase(Locale.ROOT)));
+        this.names = new NameSet(tables);
         this.health = health;
         this.binding = binding;
     }
@@ -88,7 +85,7 @@ public final class BroadcastRule implements RoutingRule {
     @Override
     public RouteResult route(StatementContext context, RouteResult routed) {
         SqlStatementInfo info = context.statement();
-        if (info == null || !mayName(info)) {
+        if (info == null || !names.mayBeIn(info)) {
             return routed;
         }
         if (info.multiStatement()) {
@@ -150,28 +147,8 @@ public final class BroadcastRule implements RoutingRule {
     }
 
     private boolean isBroadcast(TableName table) {
-        return names.contains(table.name().toLowerCase(Locale.ROOT))
+        return names.contains(table.name())
                 && (table.schema() == null || table.schema().equalsIgnoreCase(database));
-    }
-
-    /**
-     * Whether any word of the statement is a listed table's name: a statement that names none is left alone
-     * without being parsed. A text whose tokens the classifier did not keep (several statements, or a very long
-     * one) is scanned word by word.
-     */
-    private boolean mayName(SqlStatementInfo info) {
-        if (info.statementTokens() == null) {
-            return WORDS.matcher(info.sql()).results()
-                    .anyMatch(word -> names.contains(word.group().toLowerCase(Locale.ROOT)));
-        }
-        for (String token : info.statementTokens()) {
-            String word = token.length() > 1 && token.charAt(0) == '`' ? token.substring(1, token.length() - 1)
-                    : token;
-            if (names.contains(word.toLowerCase(Locale.ROOT))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -195,7 +172,7 @@ public final class BroadcastRule implements RoutingRule {
         }
         String target = t.get(into + 1);
         target = target.startsWith("`") ? target.substring(1, target.length() - 1) : target;
-        if (!names.contains(target.toLowerCase(Locale.ROOT))) {
+        if (!names.contains(target)) {
             return false;
         }
         for (int i = into + 2; i < t.size(); i++) {

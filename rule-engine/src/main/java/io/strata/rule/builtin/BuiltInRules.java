@@ -3,6 +3,7 @@ package io.strata.rule.builtin;
 import io.strata.rule.RuleFactory;
 import io.strata.rule.broadcast.BroadcastRuleFactory;
 import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
+import io.strata.rule.shadow.ShadowRuleFactory;
 
 import java.util.List;
 
@@ -13,6 +14,7 @@ public final class BuiltInRules {
     }
 
     public static List<RuleFactory> factories() {
-        return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory());
+        return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory(),
+                new ShadowRuleFactory());
     }
 }

@@ -1,5 +1,6 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.LeadingHint;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.ParseException;
@@ -17,7 +18,8 @@ import net.sf.jsqlparser.statement.UnsupportedStatement;
  *
  * <p>Never throws for a statement's content: a text the parser rejects, or one too long or too deeply nested to
  * parse in bounded time ({@link ParserLimits}), comes back unparsed with the reason. Thread-safe; one instance is
- * meant to serve every session, so that its cache of parsed statements, keyed by exact text, is shared.
+ * meant to serve every session, so that its cache of parsed statements, keyed by exact text (after a
+ * leading Strata or ShardingSphere hint, {@link io.strata.rule.sql.LeadingHint}), is shared.
  */
 public final class SqlParser {
 
@@ -55,6 +57,11 @@ public final class SqlParser {
      * for common statements, up to tens of milliseconds for the longest texts the limits allow.
      */
     public ParsedStatement parse(String sql) {
+        int hint = LeadingHint.skip(sql); // a hinted text shares the plain text's entry
+        return parseText(hint == 0 ? sql : sql.substring(hint));
+    }
+
+    private ParsedStatement parseText(String sql) {
         ParsedStatement cached = cache.get(sql);
         if (cached != null) {
             return cached;
