@@ -6,6 +6,7 @@ import io.strata.backend.result.Result;
 import io.strata.backend.result.UpdateResult;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ServerStatus;
+import io.strata.rule.QueryMerge;
 import io.strata.rule.ResultMerge;
 
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import java.util.StringJoiner;
 
 /**
  * Combines the answers of a route's units into the one answer the client gets, as the route says
- * ({@link ResultMerge}). Any unit's error is the client's, with its own code and SQLSTATE and a message that names
+ * ({@link ResultMerge}; for result sets that concatenating does not make one server's answer, a {@link QueryMerge}).
+ * Any unit's error is the client's, with its own code and SQLSTATE and a message that names
  * the data source and says which data sources the statement was applied on: a client must know when a change
  * reached some copies and not others.
  */
@@ -25,6 +27,18 @@ public final class ResultMerger {
 
     /** @param answers in the route's unit order */
     public static Result merge(List<UnitAnswer> answers, ResultMerge merge) {
+        return merge(answers, merge, null, MemoryBound.DEFAULT);
+    }
+
+    /**
+     * As {@link #merge(List, ResultMerge)}, and result sets are merged as {@code query} says ({@link
+     * MergedQueryResult}) rather than concatenated.
+     *
+     * @param answers in the route's unit order
+     * @param query   how the units' result sets become the client's, or null to concatenate them
+     * @param bound   the most rows the merge may hold in memory
+     */
+    public static Result merge(List<UnitAnswer> answers, ResultMerge merge, QueryMerge query, MemoryBound bound) {
         List<UnitAnswer> failed = new ArrayList<>();
         for (UnitAnswer answer : answers) {
             if (answer.result() instanceof ErrorResult) {
@@ -34,6 +48,9 @@ public final class ResultMerger {
         if (!failed.isEmpty()) {
             closeQueries(answers);
             return partly(answers, failed);
+        }
+        if (query != null && answers.stream().allMatch(a -> a.result() instanceof QueryResult)) {
+            return new MergedQueryResult(answers.stream().map(a -> (QueryResult) a.result()).toList(), query, bound);
         }
         if (answers.size() == 1) {
             return answers.get(0).result();
