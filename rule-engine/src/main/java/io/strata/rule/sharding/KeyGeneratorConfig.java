@@ -1,0 +1,37 @@
+package io.strata.rule.sharding;
+
+/** One entry of {@code keyGenerators}. */
+public sealed interface KeyGeneratorConfig {
+
+    String name();
+
+    /** A generator with its own state: tables naming the same entry share one. */
+    KeyGenerator newGenerator();
+
+    /**
+     * SNOWFLAKE, ShardingSphere's props and bit layout.
+     *
+     * @param workerId                  0..1023, distinct for each proxy writing the same tables
+     * @param maxVibrationOffset        0..4095: the first sequence of each millisecond cycles 0..this, so that keys
+     *                                  taken mod a small power of two spread over shards
+     * @param maxTolerateTimeDifference milliseconds the clock may go back before generation fails
+     */
+    record Snowflake(String name, int workerId, int maxVibrationOffset, long maxTolerateTimeDifference)
+            implements KeyGeneratorConfig {
+
+        @Override
+        public KeyGenerator newGenerator() {
+            return new SnowflakeKeyGenerator(workerId, maxVibrationOffset, maxTolerateTimeDifference,
+                    System::currentTimeMillis);
+        }
+    }
+
+    /** UUID: 32 hexadecimal characters, a random UUID without its dashes, as ShardingSphere. */
+    record Uuid(String name) implements KeyGeneratorConfig {
+
+        @Override
+        public KeyGenerator newGenerator() {
+            return new UuidKeyGenerator();
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.strata.rule.sharding;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A logical table spread over data nodes, with the strategies that place its rows. Immutable and thread-safe (its
+ * key generator is thread-safe).
+ */
+public final class ShardedTable {
+
+    private final TableRuleConfig config;
+    private final RoutingStrategy databaseStrategy;
+    private final RoutingStrategy tableStrategy;
+    private final Optional<KeyGeneration> keyGeneration;
+    private final List<String> shardingColumns;
+    /** The tables on each data source, data sources in node order. */
+    private final Map<String, List<String>> tablesByDataSource = new LinkedHashMap<>();
+    private final Map<DataNode, Integer> positions = new HashMap<>();
+
+    ShardedTable(TableRuleConfig config, RoutingStrategy databaseStrategy, RoutingStrategy tableStrategy,
+                 Optional<KeyGeneration> keyGeneration) {
+        this.config = config;
+        this.databaseStrategy = databaseStrategy;
+        this.tableStrategy = tableStrategy;
+        this.keyGeneration = keyGeneration;
+        Set<String> columns = new LinkedHashSet<>();
+        config.databaseStrategy().columns().forEach(column -> columns.add(column.toLowerCase(Locale.ROOT)));
+        config.tableStrategy().columns().forEach(column -> columns.add(column.toLowerCase(Locale.ROOT)));
+        this.shardingColumns = List.copyOf(columns);
+        for (DataNode node : config.nodes()) {
+            tablesByDataSource.computeIfAbsent(node.dataSource(), ds -> new ArrayList<>()).add(node.table());
+            positions.put(node, positions.size());
+        }
+    }
+
+    /** As configured (compare ignoring case). */
+    public String logicalName() {
+        return config.logicalName();
+    }
+
+    /** Every node, in {@code actualDataNodes} order. */
+    public List<DataNode> nodes() {
+        return config.nodes();
+    }
+
+    /** Lower-case names of every column its database and table strategies read. */
+    public List<String> shardingColumns() {
+        return shardingColumns;
+    }
+
+    public Optional<KeyGeneration> keyGeneration() {
+        return keyGeneration;
+    }
+
+    /** The configuration it was made from: strategies as configured, for explanations. */
+    public TableRuleConfig config() {
+        return config;
+    }
+
+    /** The data sources its nodes are on, in node order. */
+    public List<String> dataSources() {
+        return List.copyOf(tablesByDataSource.keySet());
+    }
+
+    /** Where the node sits in {@link #nodes()}, or -1. */
+    int positionOf(DataNode node) {
+        return positions.getOrDefault(node, -1);
+    }
+
+    /**
+     * The nodes one AND branch can touch, in node order: the database strategy picks data sources, then the table
+     * strategy picks tables on each of them, as ShardingSphere's standard routing.
+     */
+    List<DataNode> route(ShardingConditions conditions, HintValues hints) {
+        String name = logicalName();
+        List<String> dataSources = databaseStrategy.route(List.copyOf(tablesByDataSource.keySet()), name, conditions,
+                hints.databaseValues());
+        Set<DataNode> chosen = new LinkedHashSet<>();
+        for (String dataSource : dataSources) {
+            List<String> tables = tableStrategy.route(tablesByDataSource.get(dataSource), name, conditions,
+                    hints.tableValues());
+            tables.forEach(table -> chosen.add(new DataNode(dataSource, table)));
+        }
+        return nodes().stream().filter(chosen::contains).toList();
+    }
+
+    @Override
+    public String toString() {
+        return logicalName() + nodes();
+    }
+}

@@ -1,0 +1,160 @@
+package io.strata.rule.sharding;
+
+import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
+import io.strata.config.YamlMap;
+import io.strata.rule.sharding.TableRuleConfig.KeyGenerateConfig;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads one SHARDING rule into a {@link ShardingRuleConfig}; see that class for the keys. */
+final class ShardingRuleReader {
+
+    private static final List<String> RULE_KEYS = List.of("tables", "bindingTables", "defaultDatabaseStrategy",
+            "defaultTableStrategy", "defaultShardingColumn", "defaultKeyGenerateStrategy", "shardingAlgorithms",
+            "keyGenerators", "defaultDataSource");
+    private static final Map<String, String> NOT_SUPPORTED = Map.of(
+            "autoTables", "no autoTables (write the table under tables with actualDataNodes and strategies)",
+            "broadcastTables", "no broadcastTables here (since ShardingSphere 5.4 they are a rule of their own: "
+                    + "- type: BROADCAST, tables: [...])",
+            "auditors", "no auditors (Strata does not audit sharding conditions)",
+            "defaultAuditStrategy", "no defaultAuditStrategy (Strata does not audit sharding conditions)",
+            "auditStrategy", "no auditStrategy (Strata does not audit sharding conditions)");
+    private static final List<String> TABLE_KEYS = List.of("actualDataNodes", "databaseStrategy", "tableStrategy",
+            "keyGenerateStrategy");
+
+    private final YamlMap rule;
+    private final DataSourceNames names;
+
+    ShardingRuleReader(DatabaseConfig database, RuleConfig config, String file, String path) {
+        this.rule = YamlMap.of(file, path, config.props());
+        this.names = DataSourceNames.of(database);
+    }
+
+    ShardingRuleConfig read() {
+        refuseUnsupported(rule);
+        rule.allowOnly(RULE_KEYS);
+        Map<String, AlgorithmConfig> algorithms = ShardingAlgorithms.read(rule.optionalMap("shardingAlgorithms",
+                "a mapping of algorithm names to { type, props }"));
+        Map<String, KeyGeneratorConfig> generators = KeyGenerators.read(rule.optionalMap("keyGenerators",
+                "a mapping of key generator names to { type, props }"));
+        StrategyReader strategies = new StrategyReader(algorithms, rule.string("defaultShardingColumn", null));
+        Defaults defaults = new Defaults(orNone(strategies.read(rule, "defaultDatabaseStrategy")),
+                orNone(strategies.read(rule, "defaultTableStrategy")),
+                keyGenerate(rule, "defaultKeyGenerateStrategy", generators));
+        List<TableRuleConfig> tables = tables(strategies, defaults, generators);
+        List<List<String>> bindings = bindingGroups(tables, algorithms);
+        return new ShardingRuleConfig(tables, bindings, algorithms, generators, defaultDataSource());
+    }
+
+    private record Defaults(StrategyConfig database, StrategyConfig table, Optional<KeyGenerateConfig> keys) {
+    }
+
+    private static void refuseUnsupported(YamlMap map) {
+        NOT_SUPPORTED.forEach((key, expected) -> {
+            if (map.keys().contains(key)) {
+                throw map.error(key, expected, map.value(key) == null ? key : map.value(key));
+            }
+        });
+    }
+
+    private static StrategyConfig orNone(StrategyConfig strategy) {
+        return strategy == null ? StrategyConfig.NONE : strategy;
+    }
+
+    private List<TableRuleConfig> tables(StrategyReader strategies, Defaults defaults,
+                                         Map<String, KeyGeneratorConfig> generators) {
+        YamlMap section = rule.map("tables", "a mapping of logical table names to { actualDataNodes, "
+                + "databaseStrategy, tableStrategy, keyGenerateStrategy }");
+        if (section.isEmpty()) {
+            throw rule.error("tables", "at least one sharded table", "{}");
+        }
+        List<TableRuleConfig> tables = new ArrayList<>();
+        Map<String, String> owners = new HashMap<>();
+        for (String name : section.keys()) {
+            if (name.isBlank() || name.contains(".") || name.contains("`") || !name.strip().equals(name)) {
+                throw section.error(name, "a table name without schema, quotes or spaces", name);
+            }
+            if (tables.stream().anyMatch(t -> t.logicalName().equalsIgnoreCase(name))) {
+                throw section.error(name, "a table not already listed (names are compared ignoring case)", name);
+            }
+            YamlMap table = section.optionalMap(name, "{ actualDataNodes, databaseStrategy, tableStrategy, ... }");
+            refuseUnsupported(table);
+            table.allowOnly(TABLE_KEYS);
+            List<DataNode> nodes = new DataNodesReader(table, names).read(name, owners);
+            StrategyConfig databaseStrategy = strategies.read(table, "databaseStrategy");
+            StrategyConfig tableStrategy = strategies.read(table, "tableStrategy");
+            Optional<KeyGenerateConfig> keys = keyGenerate(table, "keyGenerateStrategy", generators);
+            tables.add(new TableRuleConfig(name, nodes,
+                    databaseStrategy != null ? databaseStrategy : defaults.database(),
+                    tableStrategy != null ? tableStrategy : defaults.table(),
+                    keys.isPresent() ? keys : defaults.keys()));
+        }
+        return tables;
+    }
+
+    private static Optional<KeyGenerateConfig> keyGenerate(YamlMap owner, String key,
+                                                           Map<String, KeyGeneratorConfig> generators) {
+        if (owner.value(key) == null) {
+            return Optional.empty();
+        }
+        YamlMap strategy = owner.map(key, "{ column: order_id, keyGeneratorName: snowflake }");
+        strategy.allowOnly(List.of("column", "keyGeneratorName"));
+        String column = strategy.string("column");
+        String generator = strategy.string("keyGeneratorName");
+        if (!generators.containsKey(generator)) {
+            throw strategy.error("keyGeneratorName", "one of keyGenerators " + generators.keySet(), generator);
+        }
+        return Optional.of(new KeyGenerateConfig(column, generator));
+    }
+
+    private List<List<String>> bindingGroups(List<TableRuleConfig> tables, Map<String, AlgorithmConfig> algorithms) {
+        Map<String, TableRuleConfig> byName = new LinkedHashMap<>();
+        tables.forEach(table -> byName.put(table.logicalName().toLowerCase(Locale.ROOT), table));
+        List<String> entries = rule.strings("bindingTables", List.of());
+        Map<String, String> groupOf = new HashMap<>();
+        List<List<String>> groups = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            String key = "bindingTables[" + i + "]";
+            List<TableRuleConfig> group = new ArrayList<>();
+            for (String item : entries.get(i).split(",")) {
+                TableRuleConfig table = byName.get(item.strip().toLowerCase(Locale.ROOT));
+                if (table == null) {
+                    throw rule.error(key, "comma-separated tables of tables " + tables.stream()
+                            .map(TableRuleConfig::logicalName).toList() + " (" + item.strip() + " is none)",
+                            entries.get(i));
+                }
+                String previous = groupOf.putIfAbsent(table.logicalName(), key);
+                if (previous != null) {
+                    throw rule.error(key, "tables in no other binding group (" + table.logicalName() + " is in "
+                            + previous + ")", entries.get(i));
+                }
+                group.add(table);
+            }
+            if (group.size() < 2) {
+                throw rule.error(key, "at least two tables, like \"t_order,t_order_item\"", entries.get(i));
+            }
+            BindingCheck check = new BindingCheck(rule, key, entries.get(i), algorithms);
+            group.subList(1, group.size()).forEach(other -> check.check(group.get(0), other));
+            groups.add(group.stream().map(TableRuleConfig::logicalName).toList());
+        }
+        return groups;
+    }
+
+    private String defaultDataSource() {
+        if (rule.value("defaultDataSource") == null) {
+            if (names.logical().isEmpty()) {
+                throw rule.error("defaultDataSource", "a data source (the database has none)", null);
+            }
+            return names.logical().get(0);
+        }
+        String name = rule.string("defaultDataSource");
+        return names.check(rule, "defaultDataSource", name, name);
+    }
+}
