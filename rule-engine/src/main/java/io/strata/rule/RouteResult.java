@@ -9,8 +9,11 @@ import java.util.List;
  * @param retryable the statement has no effect (a read), so when its data source proves unreachable before it
  *                  starts, it may be routed again (a single unit only)
  * @param notes     why, where a rule says (which algorithm decided): what SHOW STRATA ROUTE shows
+ * @param query     how the units' result sets merge when concatenating them is not the answer (a sharded SELECT
+ *                  with ORDER BY, GROUP BY, aggregates, DISTINCT or LIMIT), or null
  */
-public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes) {
+public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
+                          MergePlan query) {
 
     public RouteResult {
         units = List.copyOf(units);
@@ -18,6 +21,10 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
         if (units.isEmpty()) {
             throw new IllegalArgumentException("a route needs at least one unit");
         }
+    }
+
+    public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes) {
+        this(units, merge, retryable, notes, null);
     }
 
     public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable) {
@@ -49,17 +56,17 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
     /** The same route over other units (the decorated ones), with more notes. */
     public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable, List<String> moreNotes) {
         if (moreNotes.isEmpty()) {
-            return new RouteResult(others, merge, stillRetryable, notes);
+            return new RouteResult(others, merge, stillRetryable, notes, query);
         }
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(moreNotes);
-        return new RouteResult(others, merge, stillRetryable, all);
+        return new RouteResult(others, merge, stillRetryable, all, query);
     }
 
     /** The same route with a note of why. */
     public RouteResult withNote(String note) {
         List<String> all = new java.util.ArrayList<>(notes);
         all.add(note);
-        return new RouteResult(units, merge, retryable, all);
+        return new RouteResult(units, merge, retryable, all, query);
     }
 }

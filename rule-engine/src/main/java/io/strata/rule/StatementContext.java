@@ -17,10 +17,12 @@ import java.util.function.Supplier;
  * @param session       what routing remembers of the session (its read switch, its last write)
  * @param parameters    a prepared statement's parameter values for this execute, decoded when a rule asks (the
  *                      relay passes them on undecoded); empty for a text statement; null values are SQL NULLs
+ * @param preparing     the statement is being prepared (COM_STMT_PREPARE): nothing runs yet, its {@code ?} have no
+ *                      values, and the route's first unit answers with the statement's parameters and columns
  */
 public record StatementContext(String database, SqlStatementInfo statement, boolean inTransaction,
                                Map<String, Hold> held, boolean keepsState, SessionRouteState session,
-                               Supplier<List<Object>> parameters) {
+                               Supplier<List<Object>> parameters, boolean preparing) {
 
     /** What a session holds on a data source's connection. */
     public enum Hold {
@@ -35,6 +37,13 @@ public record StatementContext(String database, SqlStatementInfo statement, bool
     public StatementContext {
         held = held == null || held.isEmpty() ? Map.of() : Map.copyOf(held);
         parameters = parameters == null ? NONE : parameters;
+    }
+
+    /** An execute or a text statement. */
+    public StatementContext(String database, SqlStatementInfo statement, boolean inTransaction,
+                            Map<String, Hold> held, boolean keepsState, SessionRouteState session,
+                            Supplier<List<Object>> parameters) {
+        this(database, statement, inTransaction, held, keepsState, session, parameters, false);
     }
 
     /** A statement without parameters. */

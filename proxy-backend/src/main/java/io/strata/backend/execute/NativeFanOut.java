@@ -9,6 +9,8 @@ import io.strata.backend.connection.BackendStatement;
 import io.strata.backend.connection.StateSync;
 import io.strata.backend.execute.StatementRunner.Command;
 import io.strata.backend.execute.StatementRunner.Completion;
+import io.strata.backend.merge.MemoryBound;
+import io.strata.backend.merge.MergeColumns;
 import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.relay.ResponseKind;
@@ -20,16 +22,19 @@ import io.strata.backend.result.UpdateResult;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
+import io.strata.rule.MergePlan;
+import io.strata.rule.QueryMerge;
 import io.strata.rule.ResultMerge;
+import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -53,43 +58,47 @@ final class NativeFanOut {
     private final Command command;
     private final List<RouteUnit> units;
     private final ResultMerge merge;
+    /** How the units' result sets merge, or null to concatenate them. */
+    private final MergePlan query;
+    /** Each data source's units, by index, in route order: they run one after another on its connection. */
+    private final Map<String, List<Integer>> byDataSource = new LinkedHashMap<>();
     /** The prepared statement an execute runs, or null for a text statement. */
     private final PreparedStatement statement;
 
     NativeFanOut(Backends backends, NativeConnections connections, SessionState session, Completion completion,
-                 Channel client, Command command, List<RouteUnit> units, ResultMerge merge,
-                 PreparedStatement statement) {
+                 Channel client, Command command, RouteResult route, PreparedStatement statement) {
         this.backends = backends;
         this.connections = connections;
         this.session = session;
         this.completion = completion;
         this.client = client;
         this.command = command;
-        this.units = units;
-        this.merge = merge;
+        this.units = route.units();
+        this.merge = route.merge();
+        this.query = route.query();
         this.statement = statement;
+        for (int i = 0; i < units.size(); i++) {
+            byDataSource.computeIfAbsent(units.get(i).dataSource(), ds -> new ArrayList<>()).add(i);
+        }
     }
 
-    /** Finds a ready connection for every unit, then runs them all; the command's payload is released here. */
+    /** Finds a ready connection for every data source, then runs the units; the command's payload is released here. */
     void run() {
-        Set<String> dataSources = new HashSet<>();
-        List<BackendPool> pools = new ArrayList<>(units.size());
+        List<BackendPool> pools = new ArrayList<>(byDataSource.size());
         for (RouteUnit unit : units) {
-            if (!dataSources.add(unit.dataSource())) {
-                command.payload().release();
-                throw ErrorCode.UNSUPPORTED.exception("a statement routed twice to one data source ("
-                        + unit.dataSource() + ")");
-            }
             if (unit.rewritten() && !unit.params().isEmpty()) {
                 command.payload().release();
                 throw ErrorCode.UNSUPPORTED.exception("rewritten statements with parameters");
             }
-            pools.add(backends.pool(command.database(), unit.dataSource()));
+        }
+        for (String dataSource : byDataSource.keySet()) {
+            pools.add(backends.pool(command.database(), dataSource));
         }
         connections.releaseWarningsOnly(pools);
-        List<CompletableFuture<BackendConnection>> found = new ArrayList<>(units.size());
-        for (int i = 0; i < units.size(); i++) {
-            found.add(ready(pools.get(i), units.get(i)));
+        List<CompletableFuture<BackendConnection>> found = new ArrayList<>(pools.size());
+        int i = 0;
+        for (List<Integer> indexes : byDataSource.values()) {
+            found.add(ready(pools.get(i++), own(indexes)));
         }
         CompletableFuture.allOf(found.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
                 onLoop(() -> {
@@ -99,6 +108,16 @@ final class NativeFanOut {
                         send(found.stream().map(CompletableFuture::join).toList());
                     }
                 }));
+    }
+
+    /** The unit among these that runs the client's own statement (its connection then prepares it), else the first. */
+    private RouteUnit own(List<Integer> indexes) {
+        for (int index : indexes) {
+            if (!units.get(index).rewritten()) {
+                return units.get(index);
+            }
+        }
+        return units.get(indexes.get(0));
     }
 
     /** The unit's connection, in the session's state (its transaction joined, its statement prepared). */
@@ -126,7 +145,10 @@ final class NativeFanOut {
         }
     }
 
-    /** Sends every unit's statement, then merges and writes their answers on a virtual thread. */
+    /**
+     * Sends each data source's first unit, and each later one when the one before it has been read (the
+     * connection then holds only rows it already read), then merges and writes their answers on a virtual thread.
+     */
     private void send(List<BackendConnection> ready) {
         if (completion.closed()) {
             command.payload().release();
@@ -134,19 +156,42 @@ final class NativeFanOut {
             return;
         }
         boolean binary = statement != null;
-        List<NativeResult> results = new ArrayList<>(units.size());
-        for (int i = 0; i < units.size(); i++) {
-            BackendConnection connection = ready.get(i);
+        NativeResult[] results = new NativeResult[units.size()];
+        int c = 0;
+        for (List<Integer> indexes : byDataSource.values()) {
+            BackendConnection connection = ready.get(c++);
             connections.running(connection);
-            NativeResult result = new NativeResult(connection, binary && !units.get(i).rewritten());
-            results.add(result);
-            connection.execute(payload(units.get(i), connection), ResponseKind.QUERY, result);
+            for (int k = 0; k < indexes.size(); k++) {
+                int index = indexes.get(k);
+                results[index] = new NativeResult(connection, binary && !units.get(index).rewritten(),
+                        k == indexes.size() - 1);
+            }
+            sendInTurn(connection, indexes, results, 0);
         }
         command.payload().release();
         session.running(() -> CompletableFuture.allOf(ready.stream().map(StateSync::killQuery)
                 .toArray(CompletableFuture[]::new)));
         ResultWriter out = completion.results(command.next(), binary);
-        Thread.ofVirtual().name("strata-merge-", session.connectionId()).start(() -> mergeAndWrite(results, out));
+        List<NativeResult> all = List.of(results);
+        Thread.ofVirtual().name("strata-merge-", session.connectionId()).start(() -> mergeAndWrite(all, out));
+    }
+
+    /** Runs the {@code k}th unit of a connection, and the next once its response has ended. */
+    private void sendInTurn(BackendConnection connection, List<Integer> indexes, NativeResult[] results, int k) {
+        int index = indexes.get(k);
+        NativeResult result = results[index];
+        connection.execute(payload(units.get(index), connection), ResponseKind.QUERY, result);
+        if (k + 1 < indexes.size()) {
+            result.ended().whenComplete((summary, error) -> onLoop(() -> {
+                if (error != null) {
+                    for (int rest = k + 1; rest < indexes.size(); rest++) {
+                        results[indexes.get(rest)].onFailure(error); // the connection broke: they never ran
+                    }
+                } else {
+                    sendInTurn(connection, indexes, results, k + 1);
+                }
+            }));
+        }
     }
 
     /** What a unit's connection is sent: the unit's own statement, or the client's command for that connection. */
@@ -167,7 +212,10 @@ final class NativeFanOut {
         for (int i = 0; i < results.size(); i++) {
             answers.add(new UnitAnswer(units.get(i).dataSource(), results.get(i).answer().join()));
         }
-        Result merged = ResultMerger.merge(answers, merge);
+        Result combined = ResultMerger.merge(answers, merge, mergeOf(answers), MemoryBound.DEFAULT);
+        // rewritten units ran as text statements; the client's execute wants binary rows
+        Result merged = combined instanceof QueryResult rows && statement != null
+                && units.stream().anyMatch(RouteUnit::rewritten) ? new TextAsBinary(rows) : combined;
         try {
             out.write(merged);
         } catch (InterruptedException e) {
@@ -190,18 +238,21 @@ final class NativeFanOut {
         session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
         session.counted(info, merged instanceof UpdateResult update ? update.affectedRows() : -1,
                 merged instanceof QueryResult ? out.foundRows() : ResponseSummary.UNCHANGED);
+        Map<BackendConnection, Boolean> broken = new LinkedHashMap<>();
         for (NativeResult result : results) {
-            BackendConnection connection = result.connection();
-            if (result.ended().isCompletedExceptionally()) {
+            broken.merge(result.connection(), result.ended().isCompletedExceptionally(), Boolean::logicalOr);
+        }
+        broken.forEach((connection, failed) -> {
+            if (failed) {
                 connections.forget(connection);
                 connection.pool().discard(connection);
-                continue;
+                return;
             }
             if (info != null && info.pinsSession()) {
                 connection.markDirty();
             }
             connections.keepOrRelease(connection);
-        }
+        });
         if (completion.closed()) {
             connections.releaseAll();
             return;
@@ -210,6 +261,14 @@ final class NativeFanOut {
             LOG.debug("session {}: a unit failed inside a transaction", session.connectionId());
         }
         completion.done();
+    }
+
+    /** The merge of the units' result sets, placed over their columns, or null to concatenate them. */
+    private QueryMerge mergeOf(List<UnitAnswer> answers) {
+        if (query == null || !(answers.get(0).result() instanceof QueryResult first)) {
+            return null;
+        }
+        return MergeColumns.resolve(query, first.columns());
     }
 
     private void onLoop(Runnable task) {

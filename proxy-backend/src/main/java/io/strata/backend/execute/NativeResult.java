@@ -43,6 +43,8 @@ final class NativeResult implements ResponseListener, QueryResult {
 
     private final BackendConnection connection;
     private final boolean binary;
+    /** Whether a full queue stops the connection reading (not for a unit whose connection has more units to run). */
+    private final boolean pauses;
     private final CompletableFuture<Result> answer = new CompletableFuture<>();
     private final CompletableFuture<ResponseSummary> ended = new CompletableFuture<>();
     private final LinkedBlockingQueue<Object> rows = new LinkedBlockingQueue<>();
@@ -57,8 +59,17 @@ final class NativeResult implements ResponseListener, QueryResult {
 
     /** @param binary the rows come in the binary protocol (the answer to COM_STMT_EXECUTE) */
     NativeResult(BackendConnection connection, boolean binary) {
+        this(connection, binary, true);
+    }
+
+    /**
+     * @param pauses false for a unit followed by others on the same connection: its rows are read whole into the
+     *               queue, since the merge may wait on a later unit's rows before it takes this one's
+     */
+    NativeResult(BackendConnection connection, boolean binary, boolean pauses) {
         this.connection = connection;
         this.binary = binary;
+        this.pauses = pauses;
     }
 
     /** The response's result, once its kind is known (for a result set: once its columns are read). */
@@ -149,7 +160,7 @@ final class NativeResult implements ResponseListener, QueryResult {
 
     @Override
     public boolean writable() {
-        if (rows.size() < HIGH_WATER || closed) {
+        if (rows.size() < HIGH_WATER || closed || !pauses) {
             return true;
         }
         paused = true;

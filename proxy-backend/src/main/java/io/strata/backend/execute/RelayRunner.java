@@ -100,8 +100,7 @@ public final class RelayRunner implements StatementRunner {
 
     @Override
     public void fanOut(Command command, RouteResult route, PreparedStatement statement) {
-        new NativeFanOut(backends, connections, session, completion, client, command, route.units(),
-                route.merge(), statement).run();
+        new NativeFanOut(backends, connections, session, completion, client, command, route, statement).run();
     }
 
     /**

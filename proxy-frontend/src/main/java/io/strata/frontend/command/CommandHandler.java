@@ -358,7 +358,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                           String database, String schema, boolean keepsState, Supplier<List<Object>> parameters) {
         StatementContext routing = new StatementContext(database, info,
                 state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState(),
-                parameters);
+                parameters, kind == ResponseKind.PREPARE);
         RouteResult route = context.ruleChain(database).route(routing);
         if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
             started(database, route, info != null && info.mayWrite());
@@ -424,8 +424,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void prepare(ComStmtPrepare prepare, int next) {
         SqlStatementInfo info = SqlClassifier.classify(prepare.sqlAsUtf8());
         // answered once, by the first unit's data source: each execute then goes where its route says
-        runner.prepare(routed(prepare.payload(), next, ResponseKind.PREPARE, prepare.sql(), info, currentDatabase(),
-                state.schema()).command(), state.nextStatementId());
+        Routed routed = routed(prepare.payload(), next, ResponseKind.PREPARE, prepare.sql(), info, currentDatabase(),
+                state.schema());
+        StatementRunner.Command command = routed.command();
+        if (routed.route().first().rewritten()) { // a rule's own text (a sharded table's first actual table)
+            ByteBuf rewritten = io.strata.backend.connection.StateSync.command(command.payload().alloc(),
+                    io.strata.protocol.CommandType.COM_STMT_PREPARE, routed.route().first().sql());
+            command.payload().release();
+            command = command.to(command.dataSource(), false, rewritten);
+        }
+        runner.prepare(command, state.nextStatementId());
     }
 
     /**

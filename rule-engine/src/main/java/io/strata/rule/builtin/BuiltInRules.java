@@ -15,6 +15,6 @@ public final class BuiltInRules {
 
     public static List<RuleFactory> factories() {
         return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory(),
-                new ShadowRuleFactory());
+                new ShadowRuleFactory(), new io.strata.rule.sharding.ShardingRuleFactory());
     }
 }

@@ -1,0 +1,46 @@
+package io.strata.backend.merge;
+
+import io.strata.backend.result.ColumnMetadata;
+import io.strata.protocol.ColumnType;
+import io.strata.rule.MergePlan;
+import io.strata.rule.QueryMerge;
+
+import java.util.List;
+
+/**
+ * Places a rule's {@link MergePlan} over the columns the units answered with: a {@code *} then has its width, and a
+ * key's weight column (the {@code WEIGHT_STRING} the rule asked for, not knowing the key's type) is used only where
+ * the key is a string in a collation: a number's weight is the weight of its text, which orders 10 before 9.
+ */
+public final class MergeColumns {
+
+    private MergeColumns() {
+    }
+
+    public static QueryMerge resolve(MergePlan plan, List<ColumnMetadata> columns) {
+        QueryMerge merge = plan.forColumns(columns.size());
+        return new QueryMerge(merge.visibleColumns(), keys(merge.unitOrder(), columns), merge.aggregated(),
+                keys(merge.groupBy(), columns), merge.groupsSorted(), merge.aggregations().stream()
+                .map(a -> new QueryMerge.Aggregation(a.column(), a.function(), a.argument(), a.count(),
+                        a.weightColumn() >= 0 && collated(columns.get(a.column())) ? a.weightColumn() : -1))
+                .toList(), merge.having(), merge.distinct(), keys(merge.resultOrder(), columns), merge.offset(),
+                merge.limit());
+    }
+
+    private static List<QueryMerge.SortKey> keys(List<QueryMerge.SortKey> keys, List<ColumnMetadata> columns) {
+        return keys.stream().map(k -> k.weightColumn() >= 0 && !collated(columns.get(k.column()))
+                ? new QueryMerge.SortKey(k.column(), k.descending(), -1) : k).toList();
+    }
+
+    /** A text column in a collation other than binary: its values compare by their weights. */
+    static boolean collated(ColumnMetadata column) {
+        if (column.collationId() == ColumnType.BINARY_COLLATION) {
+            return false;
+        }
+        return switch (column.type()) {
+            case ColumnType.VARCHAR, ColumnType.VAR_STRING, ColumnType.STRING, ColumnType.ENUM, ColumnType.SET,
+                 0xF9, 0xFA, 0xFB, ColumnType.BLOB -> true; // TINY, MEDIUM and LONG BLOB (TEXT in a collation)
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,168 @@
+package io.strata.rule.sharding;
+
+import io.strata.rule.sql.parser.Condition;
+import io.strata.rule.sql.parser.ParsedStatement;
+import io.strata.rule.sql.parser.StatementValues;
+import io.strata.rule.sql.parser.Value;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads a statement's WHERE as the sharding conditions of one table: an OR of AND branches of comparisons of its
+ * sharding columns with values ({@code =}, IN, BETWEEN, {@code < <= > >=}). Whatever else a branch holds (a function,
+ * LIKE, a column of another table, an unreadable value) constrains nothing, so the branch reaches every node it
+ * cannot rule out: never fewer nodes than the rows may be on.
+ */
+final class ShardingConditionReader {
+
+    /** Beyond this many OR branches the conditions are not worth expanding: every node. */
+    private static final int MAX_BRANCHES = 64;
+
+    private record Atom(String column, Condition.Op op, List<Comparable<?>> values) {
+    }
+
+    private ShardingConditionReader() {
+    }
+
+    /** The OR branches of {@code table}'s conditions in a statement whose parameters are written in. */
+    static List<ShardingConditions> branches(ParsedStatement parsed, ShardedTable table, List<ShardedTable> named) {
+        Condition where = StatementValues.where(parsed, List.of());
+        if (where == null) {
+            return List.of(ShardingConditions.none());
+        }
+        Set<String> qualifiers = qualifiers(parsed, table);
+        boolean only = named.size() == 1;
+        List<List<Atom>> dnf = dnf(where, table, qualifiers, only);
+        List<ShardingConditions> branches = new ArrayList<>(dnf.size());
+        for (List<Atom> branch : dnf) {
+            ShardingConditions conditions = ShardingConditions.none();
+            for (Atom atom : branch) {
+                conditions = switch (atom.op()) {
+                    case EQ -> conditions.withValue(atom.column(), atom.values().get(0));
+                    case IN -> conditions.withValues(atom.column(), atom.values());
+                    case BETWEEN -> conditions.withRange(atom.column(),
+                            ShardingRange.between(atom.values().get(0), atom.values().get(1)));
+                    case LT -> conditions.withRange(atom.column(), ShardingRange.lessThan(atom.values().get(0)));
+                    case LE -> conditions.withRange(atom.column(), ShardingRange.atMost(atom.values().get(0)));
+                    case GT -> conditions.withRange(atom.column(), ShardingRange.greaterThan(atom.values().get(0)));
+                    case GE -> conditions.withRange(atom.column(), ShardingRange.atLeast(atom.values().get(0)));
+                    default -> conditions;
+                };
+            }
+            branches.add(conditions);
+        }
+        return branches;
+    }
+
+    private static List<List<Atom>> dnf(Condition condition, ShardedTable table, Set<String> qualifiers,
+                                        boolean only) {
+        return switch (condition) {
+            case Condition.Or or -> {
+                List<List<Atom>> all = new ArrayList<>();
+                for (Condition part : or.parts()) {
+                    all.addAll(dnf(part, table, qualifiers, only));
+                }
+                yield all.size() > MAX_BRANCHES ? List.of(List.of()) : all;
+            }
+            case Condition.And and -> {
+                List<List<Atom>> product = List.of(List.of());
+                for (Condition part : and.parts()) {
+                    List<List<Atom>> next = new ArrayList<>();
+                    for (List<Atom> left : product) {
+                        for (List<Atom> right : dnf(part, table, qualifiers, only)) {
+                            List<Atom> both = new ArrayList<>(left);
+                            both.addAll(right);
+                            next.add(both);
+                        }
+                    }
+                    product = next.size() > MAX_BRANCHES ? List.of(List.of()) : next;
+                }
+                yield product;
+            }
+            case Condition.Compare compare -> {
+                Atom atom = atom(compare, table, qualifiers, only);
+                yield List.of(atom == null ? List.of() : List.of(atom));
+            }
+            case Condition.Opaque ignored -> List.of(List.of());
+        };
+    }
+
+    private static Atom atom(Condition.Compare compare, ShardedTable table, Set<String> qualifiers, boolean only) {
+        String column = compare.column().toLowerCase(Locale.ROOT);
+        if (!table.shardingColumns().contains(column) || compare.op() == Condition.Op.LIKE) {
+            return null;
+        }
+        if (compare.table() == null ? !only : !qualifiers.contains(compare.table().toLowerCase(Locale.ROOT))) {
+            return null; // unqualified in a join, or another table's column: says nothing of this one
+        }
+        List<Comparable<?>> values = new ArrayList<>(compare.values().size());
+        for (Value value : compare.values()) {
+            Comparable<?> known = comparable(value);
+            if (known == null) {
+                return null;
+            }
+            values.add(known);
+        }
+        return new Atom(column, compare.op(), values);
+    }
+
+    /** A value sharding can compare, or null (NULL, bytes, unread): no constraint. */
+    static Comparable<?> comparable(Value value) {
+        if (!(value instanceof Value.Known known)) {
+            return null;
+        }
+        return switch (known.value()) {
+            case Long l -> l;
+            case Integer i -> (long) i;
+            case Short s -> (long) s;
+            case Byte b -> (long) b;
+            case BigInteger b -> b;
+            case BigDecimal d -> d;
+            case Double d -> BigDecimal.valueOf(d);
+            case Float f -> BigDecimal.valueOf(f);
+            case String s -> s;
+            case java.time.LocalDate d -> d.atStartOfDay();
+            case java.time.LocalDateTime t -> t;
+            case null, default -> null;
+        };
+    }
+
+    /** The names a column of {@code table} may be qualified with: its own name and its aliases. */
+    private static Set<String> qualifiers(ParsedStatement parsed, ShardedTable table) {
+        Set<String> names = new HashSet<>();
+        names.add(table.logicalName().toLowerCase(Locale.ROOT));
+        List<FromItem> from = new ArrayList<>();
+        switch (parsed.ast()) {
+            case PlainSelect select -> {
+                from.add(select.getFromItem());
+                if (select.getJoins() != null) {
+                    select.getJoins().stream().map(Join::getFromItem).forEach(from::add);
+                }
+            }
+            case net.sf.jsqlparser.statement.update.Update update -> from.add(update.getTable());
+            case net.sf.jsqlparser.statement.delete.Delete delete -> from.add(delete.getTable());
+            case null, default -> { }
+        }
+        for (FromItem item : from) {
+            if (item instanceof Table t && t.getName() != null && unquote(t.getName()).equalsIgnoreCase(table.logicalName())
+                    && t.getAlias() != null) {
+                names.add(unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
+    private static String unquote(String name) {
+        return name.length() > 1 && name.charAt(0) == '`' ? name.substring(1, name.length() - 1) : name;
+    }
+}

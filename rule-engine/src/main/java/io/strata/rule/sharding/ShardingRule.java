@@ -1,0 +1,334 @@
+package io.strata.rule.sharding;
+
+import io.strata.rule.ResultMerge;
+import io.strata.rule.RouteException;
+import io.strata.rule.RouteResult;
+import io.strata.rule.RouteUnit;
+import io.strata.rule.RoutingRule;
+import io.strata.rule.RuleBinding;
+import io.strata.rule.StatementContext;
+import io.strata.rule.sql.NameSet;
+import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.ParameterInliner;
+import io.strata.rule.sql.parser.ParsedStatement;
+import io.strata.rule.sql.parser.SqlParser;
+import io.strata.rule.sql.parser.StatementType;
+import io.strata.rule.sql.parser.TableName;
+import io.strata.rule.sql.parser.TableRenamer;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SHARDING: each configured logical table is split over data nodes (a data source's actual table), as
+ * ShardingSphere's rule. A statement naming one is routed to the nodes its sharding conditions can touch, its text
+ * renamed per node ({@link TableRenamer}); a SELECT over several nodes is planned by {@link SelectPlanner} and merged
+ * by the executor; an INSERT's rows are split per node ({@link InsertSplitter}); DDL runs on every node. Statements
+ * that name no sharded table are not parsed and go where the rules before sent them. What cannot be answered exactly
+ * is refused (1235), saying why.
+ */
+public final class ShardingRule implements RoutingRule {
+
+    private final String database;
+    private final ShardingTables tables;
+    private final NameSet names;
+    /** Broadcast tables (lower case): on every data source, so they join any node where it is. */
+    private final Set<String> broadcast;
+    private final SqlParser parser;
+
+    ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
+        this.database = database;
+        this.tables = tables;
+        this.names = new NameSet(tables.tables().stream().map(ShardedTable::logicalName).toList());
+        this.broadcast = Set.copyOf(broadcast);
+        this.parser = parser;
+    }
+
+    public ShardingTables tables() {
+        return tables;
+    }
+
+    @Override
+    public RoutingRule bind(RuleBinding binding) {
+        return new ShardingRule(database, tables, broadcast, binding.parser());
+    }
+
+    @Override
+    public RouteResult route(StatementContext context, RouteResult routed) {
+        try {
+            return routeSharded(context, routed);
+        } catch (ShardingRouteException e) {
+            throw refused(e.reason());
+        }
+    }
+
+    private RouteResult routeSharded(StatementContext context, RouteResult routed) {
+        SqlStatementInfo info = context.statement();
+        if (info == null || parser == null || !names.mayBeIn(info)) {
+            return routed;
+        }
+        ParsedStatement parsed = parser.parse(info.sql());
+        List<ShardedTable> sharded = sharded(parsed);
+        if (sharded.isEmpty()) {
+            return routed;
+        }
+        if (info.multiStatement()) {
+            throw refused("several statements in one query that name sharded table " + sharded.get(0).logicalName()
+                    + ": send them one by one");
+        }
+        if (!parsed.parsed()) {
+            throw refused("Strata cannot read this statement, which names sharded table "
+                    + sharded.get(0).logicalName() + ", to route it: " + parsed.unparsedReason());
+        }
+        refuseOtherTables(parsed);
+        if (context.preparing()) {
+            return prepared(info.sql(), sharded);
+        }
+        List<Object> params = context.parameters().get();
+        String sql = params.isEmpty() ? info.sql() : ParameterInliner.inline(info.sql(), params);
+        ParsedStatement statement = params.isEmpty() ? parsed : parser.parse(sql);
+        Statements route = new Statements(statement, sql, sharded);
+        return switch (parsed.type()) {
+            case SELECT -> route.select();
+            case INSERT, REPLACE -> InsertSplitter.split(this, parser, statement, sql, sharded);
+            case UPDATE, DELETE -> route.write();
+            case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, TRUNCATE_TABLE, CREATE_INDEX, DROP_INDEX -> route.everywhere();
+            default -> throw refused(parsed.type().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                    + " of sharded table " + sharded.get(0).logicalName());
+        };
+    }
+
+    /** A statement being prepared: on the first node, for the parameters and columns its answer describes. */
+    private RouteResult prepared(String sql, List<ShardedTable> sharded) {
+        DataNode first = sharded.get(0).nodes().get(0);
+        return single(first, bound(sharded, first), sql, "prepared on the first data node");
+    }
+
+    /** What one statement does, once its parameters are written in. */
+    private final class Statements {
+        private final ParsedStatement parsed;
+        private final String sql;
+        private final List<ShardedTable> sharded;
+
+        Statements(ParsedStatement parsed, String sql, List<ShardedTable> sharded) {
+            this.parsed = parsed;
+            this.sql = sql;
+            this.sharded = sharded;
+        }
+
+        RouteResult select() {
+            List<Map<String, String>> nodes = nodes();
+            if (nodes.size() == 1) {
+                return single(null, nodes.get(0), sql, null);
+            }
+            if (!(parsed.ast() instanceof PlainSelect)) {
+                throw refused(parsed.parsed() ? "a UNION, WITH or parenthesised SELECT over several shards of "
+                        + sharded.get(0).logicalName() + ": add conditions on its sharding columns that pick one"
+                        : "Strata cannot read this statement with its parameters written in (" + sql + "): "
+                        + parsed.unparsedReason());
+            }
+            if (selects(sql) > 1) {
+                throw refused("a subquery over several shards of " + sharded.get(0).logicalName()
+                        + ": add conditions on its sharding columns that pick one");
+            }
+            PlainSelect own = (PlainSelect) parser.parseUncached(sql).ast();
+            SelectPlanner.Plan plan = SelectPlanner.plan(own);
+            String unitSql = plan == null ? sql : plan.unitSql();
+            return new RouteResult(units(nodes, unitSql), ResultMerge.CONCATENATE, false, notes(nodes),
+                    plan == null ? null : plan.merge());
+        }
+
+        RouteResult write() {
+            List<Map<String, String>> nodes = nodes();
+            if (sharded.size() > 1 && nodes.size() > 1) {
+                throw refused("an UPDATE or DELETE of several tables over several shards");
+            }
+            if (parsed.ast() instanceof net.sf.jsqlparser.statement.update.Update update) {
+                for (var set : update.getUpdateSets()) {
+                    for (var column : set.getColumns()) {
+                        String name = unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
+                        if (sharded.stream().anyMatch(t -> t.shardingColumns().contains(name))) {
+                            throw refused("UPDATE of sharding column " + name + ": its rows would belong to another "
+                                    + "shard; delete and insert them instead");
+                        }
+                    }
+                }
+                if (nodes.size() > 1 && (update.getLimit() != null || update.getOrderByElements() != null)) {
+                    throw refused("UPDATE ... ORDER BY / LIMIT over several shards");
+                }
+            }
+            if (parsed.ast() instanceof net.sf.jsqlparser.statement.delete.Delete delete && nodes.size() > 1
+                    && (delete.getLimit() != null || delete.getOrderByElements() != null)) {
+                throw refused("DELETE ... ORDER BY / LIMIT over several shards");
+            }
+            if (nodes.size() == 1) {
+                return single(null, nodes.get(0), sql, null);
+            }
+            return new RouteResult(units(nodes, sql), ResultMerge.CONCATENATE, false, notes(nodes));
+        }
+
+        RouteResult everywhere() {
+            if (sharded.size() > 1) {
+                throw refused("DDL naming several sharded tables: one statement per table");
+            }
+            List<Map<String, String>> nodes = new ArrayList<>();
+            for (DataNode node : sharded.get(0).nodes()) {
+                nodes.add(Map.of(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table(), "", node.dataSource()));
+            }
+            return new RouteResult(units(nodes, sql), ResultMerge.CONCATENATE, false, notes(nodes));
+        }
+
+        /** The renames of each node the statement touches: its tables' actual names, and "" for its data source. */
+        private List<Map<String, String>> nodes() {
+            ShardedTable first = sharded.get(0);
+            List<DataNode> nodes = tables.nodes(first, ShardingConditionReader.branches(parsed, first, sharded));
+            List<Map<String, String>> out = new ArrayList<>(nodes.size());
+            for (DataNode node : nodes) {
+                Map<String, String> renames = bound(sharded, node);
+                if (renames != null && touched(renames)) {
+                    out.add(renames);
+                }
+            }
+            if (out.isEmpty()) {
+                out.add(bound(sharded, nodes.isEmpty() ? first.nodes().get(0) : nodes.get(0)));
+            }
+            return out;
+        }
+
+        /** Whether every bound table's conditions also allow its node of this position. */
+        private boolean touched(Map<String, String> renames) {
+            for (int i = 1; i < sharded.size(); i++) {
+                ShardedTable other = sharded.get(i);
+                DataNode node = new DataNode(renames.get(""), renames.get(other.logicalName().toLowerCase(Locale.ROOT)));
+                if (!tables.nodes(other, ShardingConditionReader.branches(parsed, other, sharded)).contains(node)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The renames of a node and of the tables bound to it at the same position. */
+    private Map<String, String> bound(List<ShardedTable> sharded, DataNode node) {
+        Map<String, String> renames = new LinkedHashMap<>();
+        renames.put("", node.dataSource());
+        renames.put(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table());
+        for (int i = 1; i < sharded.size(); i++) {
+            DataNode other = tables.boundNode(sharded.get(i), node);
+            if (!other.dataSource().equals(node.dataSource())) {
+                throw refused("bound tables " + sharded.get(0).logicalName() + " and " + sharded.get(i).logicalName()
+                        + " have nodes on different data sources");
+            }
+            renames.put(sharded.get(i).logicalName().toLowerCase(Locale.ROOT), other.table());
+        }
+        return renames;
+    }
+
+    /** One node: the client's own statement when renaming changes nothing (its bytes then pass through). */
+    private RouteResult single(DataNode node, Map<String, String> renames, String sql, String note) {
+        Map<String, String> r = renames != null ? renames : Map.of();
+        String dataSource = r.get("");
+        String renamed = rename(sql, r);
+        RouteUnit unit = renamed.equals(sql) && note == null ? new RouteUnit(dataSource)
+                : new RouteUnit(dataSource, renamed, List.of());
+        List<String> notes = new ArrayList<>(notes(List.of(r)));
+        if (note != null) {
+            notes.add(note);
+        }
+        return new RouteResult(List.of(unit), ResultMerge.CONCATENATE, false, notes);
+    }
+
+    List<RouteUnit> units(List<Map<String, String>> nodes, String sql) {
+        List<RouteUnit> units = new ArrayList<>(nodes.size());
+        for (Map<String, String> renames : nodes) {
+            units.add(new RouteUnit(renames.get(""), rename(sql, renames), List.of()));
+        }
+        return units;
+    }
+
+    String rename(String sql, Map<String, String> renames) {
+        Map<String, String> tablesOnly = new LinkedHashMap<>(renames);
+        tablesOnly.remove("");
+        try {
+            return TableRenamer.rename(sql, tablesOnly, database);
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
+    }
+
+    static List<String> notes(List<Map<String, String>> nodes) {
+        List<String> notes = new ArrayList<>(nodes.size());
+        for (Map<String, String> renames : nodes) {
+            StringBuilder note = new StringBuilder("sharding: ").append(renames.get(""));
+            renames.forEach((logical, actual) -> {
+                if (!logical.isEmpty()) {
+                    note.append(' ').append(logical).append(" -> ").append(actual);
+                }
+            });
+            notes.add(note.toString());
+        }
+        return notes;
+    }
+
+    /** The sharded tables a statement names, in order. */
+    private List<ShardedTable> sharded(ParsedStatement parsed) {
+        List<ShardedTable> found = new ArrayList<>();
+        for (TableName table : parsed.tables()) {
+            if (table.schema() == null || table.schema().equalsIgnoreCase(database)) {
+                tables.find(table.name()).filter(t -> !found.contains(t)).ifPresent(found::add);
+            }
+        }
+        return found;
+    }
+
+    /** Sharded tables meet only bound tables and broadcast tables; a broadcast table is not written with them. */
+    private void refuseOtherTables(ParsedStatement parsed) {
+        ShardedTable first = null;
+        for (TableName table : parsed.tables()) {
+            boolean ours = table.schema() == null || table.schema().equalsIgnoreCase(database);
+            var found = ours ? tables.find(table.name()) : java.util.Optional.<ShardedTable>empty();
+            if (found.isPresent()) {
+                if (first == null) {
+                    first = found.get();
+                } else if (!tables.areBound(first.logicalName(), found.get().logicalName())) {
+                    throw refused("sharded tables " + first.logicalName() + " and " + found.get().logicalName()
+                            + " are not bound (bindingTables): their rows may be on different shards");
+                }
+            } else if (ours && broadcast.contains(table.name().toLowerCase(Locale.ROOT))) {
+                if (table.written()) {
+                    throw refused("a statement that changes broadcast table " + table.name() + " and names a "
+                            + "sharded table");
+                }
+            } else {
+                throw refused("table " + table.name() + " is neither sharded nor broadcast, so it lives on one data "
+                        + "source, and this statement also names a sharded table");
+            }
+        }
+    }
+
+    /** How many SELECTs the text holds outside strings: more than one means a subquery or a UNION. */
+    private static int selects(String sql) {
+        int count = 0;
+        String upper = sql.toUpperCase(Locale.ROOT);
+        for (int at = upper.indexOf("SELECT"); at >= 0; at = upper.indexOf("SELECT", at + 6)) {
+            boolean wordStart = at == 0 || !Character.isLetterOrDigit(upper.charAt(at - 1)) && upper.charAt(at - 1) != '_';
+            boolean wordEnd = at + 6 >= upper.length() || !Character.isLetterOrDigit(upper.charAt(at + 6))
+                    && upper.charAt(at + 6) != '_';
+            count += wordStart && wordEnd ? 1 : 0;
+        }
+        return count;
+    }
+
+    private static String unquote(String name) {
+        return name.length() > 1 && name.charAt(0) == '`' ? name.substring(1, name.length() - 1) : name;
+    }
+
+    static RouteException refused(String what) {
+        return new RouteException(1235, "42000", "Strata's SHARDING rule cannot answer this exactly: " + what);
+    }
+}
