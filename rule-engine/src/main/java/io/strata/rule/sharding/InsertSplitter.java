@@ -35,14 +35,15 @@ final class InsertSplitter {
     private InsertSplitter() {
     }
 
-    static RouteResult split(ShardingRule rule, SqlParser parser, ParsedStatement parsed, String sql,
+    static RouteResult split(ShardingRule rule, SqlParser parser, ShardingRule.Statements statement,
                              List<ShardedTable> sharded) {
+        ParsedStatement parsed = statement.parsed;
         ShardedTable table = sharded.get(0);
         if (sharded.size() > 1) {
             throw ShardingRule.refused("INSERT ... SELECT of sharded table " + sharded.get(1).logicalName()
                     + " into " + table.logicalName());
         }
-        StatementValues.Rows rows = StatementValues.insertRows(parsed, List.of());
+        StatementValues.Rows rows = StatementValues.insertRows(parsed, statement.params);
         if (rows == null) {
             throw ShardingRule.refused("an INSERT into sharded table " + table.logicalName() + " without a column "
                     + "list, or with SELECT: name the columns and give VALUES");
@@ -73,17 +74,15 @@ final class InsertSplitter {
             Map<String, String> renames = Map.of("", entry.getKey().dataSource(),
                     table.logicalName().toLowerCase(Locale.ROOT), entry.getKey().table());
             nodes.add(renames);
-            String text = byNode.size() == 1 && generation.isEmpty() ? sql
-                    : rowsOf(parser, sql, entry.getValue(), generation.map(KeyGeneration::column)
-                    .orElse(null), generated);
-            texts.add(rule.rename(text, renames));
+            if (byNode.size() == 1 && generation.isEmpty()) {
+                return statement.single(renames);
+            }
+            texts.add(rule.rename(rowsOf(parser, statement.inlined(), entry.getValue(),
+                    generation.map(KeyGeneration::column).orElse(null), generated), renames));
         }
         List<io.strata.rule.RouteUnit> units = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             units.add(new io.strata.rule.RouteUnit(nodes.get(i).get(""), texts.get(i), List.of()));
-        }
-        if (units.size() == 1 && texts.get(0).equals(sql)) {
-            units.set(0, new io.strata.rule.RouteUnit(nodes.get(0).get("")));
         }
         return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes));
     }

@@ -34,9 +34,10 @@ final class ShardingConditionReader {
     private ShardingConditionReader() {
     }
 
-    /** The OR branches of {@code table}'s conditions in a statement whose parameters are written in. */
-    static List<ShardingConditions> branches(ParsedStatement parsed, ShardedTable table, List<ShardedTable> named) {
-        Condition where = StatementValues.where(parsed, List.of());
+    /** The OR branches of {@code table}'s conditions, {@code ?} read as {@code params}' values. */
+    static List<ShardingConditions> branches(ParsedStatement parsed, List<Object> params, ShardedTable table,
+                                             List<ShardedTable> named) {
+        Condition where = StatementValues.where(parsed, params);
         if (where == null) {
             return List.of(ShardingConditions.none());
         }

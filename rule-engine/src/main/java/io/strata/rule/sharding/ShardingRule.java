@@ -90,12 +90,10 @@ public final class ShardingRule implements RoutingRule {
             return prepared(info.sql(), sharded);
         }
         List<Object> params = context.parameters().get();
-        String sql = params.isEmpty() ? info.sql() : ParameterInliner.inline(info.sql(), params);
-        ParsedStatement statement = params.isEmpty() ? parsed : parser.parse(sql);
-        Statements route = new Statements(statement, sql, sharded);
+        Statements route = new Statements(parsed, info.sql(), params, sharded);
         return switch (parsed.type()) {
             case SELECT -> route.select();
-            case INSERT, REPLACE -> InsertSplitter.split(this, parser, statement, sql, sharded);
+            case INSERT, REPLACE -> InsertSplitter.split(this, parser, route, sharded);
             case UPDATE, DELETE -> route.write();
             case CREATE_TABLE, ALTER_TABLE, DROP_TABLE, TRUNCATE_TABLE, CREATE_INDEX, DROP_INDEX -> route.everywhere();
             default -> throw refused(parsed.type().name().toLowerCase(Locale.ROOT).replace('_', ' ')
@@ -109,36 +107,62 @@ public final class ShardingRule implements RoutingRule {
         return single(first, bound(sharded, first), sql, "prepared on the first data node");
     }
 
-    /** What one statement does, once its parameters are written in. */
-    private final class Statements {
-        private final ParsedStatement parsed;
-        private final String sql;
+    /**
+     * What one statement does. It is routed by its parsed text (cached, {@code ?} and all) and its parameter values;
+     * its values are written into the text only for units that get a text of their own.
+     */
+    final class Statements {
+        final ParsedStatement parsed;
+        /** The client's text. */
+        final String sql;
+        final List<Object> params;
         private final List<ShardedTable> sharded;
+        private String inlined;
 
-        Statements(ParsedStatement parsed, String sql, List<ShardedTable> sharded) {
+        Statements(ParsedStatement parsed, String sql, List<Object> params, List<ShardedTable> sharded) {
             this.parsed = parsed;
             this.sql = sql;
+            this.params = params;
             this.sharded = sharded;
+        }
+
+        /** The text with the parameter values written in, for the units' own statements. */
+        String inlined() {
+            if (inlined == null) {
+                inlined = params.isEmpty() ? sql : ParameterInliner.inline(sql, params);
+            }
+            return inlined;
+        }
+
+        /** One node: the client's own statement (its bytes pass through) when renaming changes nothing. */
+        RouteResult single(Map<String, String> renames) {
+            String renamed = rename(sql, renames);
+            if (renamed.equals(sql)) {
+                return ShardingRule.this.single(null, renames, sql, null);
+            }
+            return ShardingRule.this.single(null, renames, inlined(), null);
         }
 
         RouteResult select() {
             List<Map<String, String>> nodes = nodes();
             if (nodes.size() == 1) {
-                return single(null, nodes.get(0), sql, null);
+                return single(nodes.get(0));
             }
             if (!(parsed.ast() instanceof PlainSelect)) {
                 throw refused(parsed.parsed() ? "a UNION, WITH or parenthesised SELECT over several shards of "
                         + sharded.get(0).logicalName() + ": add conditions on its sharding columns that pick one"
-                        : "Strata cannot read this statement with its parameters written in (" + sql + "): "
-                        + parsed.unparsedReason());
+                        : "Strata cannot read this statement: " + parsed.unparsedReason());
             }
             if (selects(sql) > 1) {
                 throw refused("a subquery over several shards of " + sharded.get(0).logicalName()
                         + ": add conditions on its sharding columns that pick one");
             }
-            PlainSelect own = (PlainSelect) parser.parseUncached(sql).ast();
+            PlainSelect own = parser.parseUncached(inlined()).ast() instanceof PlainSelect p ? p : null;
+            if (own == null) {
+                throw refused("Strata cannot read this statement with its values written in: " + inlined());
+            }
             SelectPlanner.Plan plan = SelectPlanner.plan(own);
-            String unitSql = plan == null ? sql : plan.unitSql();
+            String unitSql = plan == null ? inlined() : plan.unitSql();
             return new RouteResult(units(nodes, unitSql), ResultMerge.CONCATENATE, false, notes(nodes),
                     plan == null ? null : plan.merge());
         }
@@ -167,9 +191,9 @@ public final class ShardingRule implements RoutingRule {
                 throw refused("DELETE ... ORDER BY / LIMIT over several shards");
             }
             if (nodes.size() == 1) {
-                return single(null, nodes.get(0), sql, null);
+                return single(nodes.get(0));
             }
-            return new RouteResult(units(nodes, sql), ResultMerge.CONCATENATE, false, notes(nodes));
+            return new RouteResult(units(nodes, inlined()), ResultMerge.CONCATENATE, false, notes(nodes));
         }
 
         RouteResult everywhere() {
@@ -180,13 +204,13 @@ public final class ShardingRule implements RoutingRule {
             for (DataNode node : sharded.get(0).nodes()) {
                 nodes.add(Map.of(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table(), "", node.dataSource()));
             }
-            return new RouteResult(units(nodes, sql), ResultMerge.CONCATENATE, false, notes(nodes));
+            return new RouteResult(units(nodes, inlined()), ResultMerge.CONCATENATE, false, notes(nodes));
         }
 
         /** The renames of each node the statement touches: its tables' actual names, and "" for its data source. */
         private List<Map<String, String>> nodes() {
             ShardedTable first = sharded.get(0);
-            List<DataNode> nodes = tables.nodes(first, ShardingConditionReader.branches(parsed, first, sharded));
+            List<DataNode> nodes = tables.nodes(first, ShardingConditionReader.branches(parsed, params, first, sharded));
             List<Map<String, String>> out = new ArrayList<>(nodes.size());
             for (DataNode node : nodes) {
                 Map<String, String> renames = bound(sharded, node);
@@ -205,7 +229,7 @@ public final class ShardingRule implements RoutingRule {
             for (int i = 1; i < sharded.size(); i++) {
                 ShardedTable other = sharded.get(i);
                 DataNode node = new DataNode(renames.get(""), renames.get(other.logicalName().toLowerCase(Locale.ROOT)));
-                if (!tables.nodes(other, ShardingConditionReader.branches(parsed, other, sharded)).contains(node)) {
+                if (!tables.nodes(other, ShardingConditionReader.branches(parsed, params, other, sharded)).contains(node)) {
                     return false;
                 }
             }
@@ -234,7 +258,7 @@ public final class ShardingRule implements RoutingRule {
         Map<String, String> r = renames != null ? renames : Map.of();
         String dataSource = r.get("");
         String renamed = rename(sql, r);
-        RouteUnit unit = renamed.equals(sql) && note == null ? new RouteUnit(dataSource)
+        RouteUnit unit = renamed.equals(sql) ? new RouteUnit(dataSource)
                 : new RouteUnit(dataSource, renamed, List.of());
         List<String> notes = new ArrayList<>(notes(List.of(r)));
         if (note != null) {
