@@ -22,9 +22,17 @@ public final class MergeColumns {
         return new QueryMerge(merge.visibleColumns(), keys(merge.unitOrder(), columns), merge.aggregated(),
                 keys(merge.groupBy(), columns), merge.groupsSorted(), merge.aggregations().stream()
                 .map(a -> new QueryMerge.Aggregation(a.column(), a.function(), a.argument(), a.count(),
-                        a.weightColumn() >= 0 && collated(columns.get(a.column())) ? a.weightColumn() : -1))
+                        a.weightColumn() >= 0 && collated(columns.get(valueColumn(a))) ? a.weightColumn() : -1))
                 .toList(), merge.having(), merge.distinct(), keys(merge.resultOrder(), columns), merge.offset(),
                 merge.limit());
+    }
+
+    /** The column whose values an aggregation compares: a DISTINCT function's argument, else its own. */
+    private static int valueColumn(QueryMerge.Aggregation a) {
+        return switch (a.function()) {
+            case COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> a.argument();
+            default -> a.column();
+        };
     }
 
     private static List<QueryMerge.SortKey> keys(List<QueryMerge.SortKey> keys, List<ColumnMetadata> columns) {

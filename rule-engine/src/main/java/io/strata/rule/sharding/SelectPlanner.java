@@ -68,6 +68,8 @@ final class SelectPlanner {
     private final int star;
     private final List<Expression> derived = new ArrayList<>();
     private final List<Aggregation> aggregations = new ArrayList<>();
+    /** The arguments of COUNT / SUM / AVG (DISTINCT ...): the shards group by them too, one row per value. */
+    private final List<Expression> distinctArguments = new ArrayList<>();
 
     private SelectPlanner(PlainSelect select) {
         this.select = select;
@@ -127,11 +129,6 @@ final class SelectPlanner {
         for (int i = 0; i < items.size(); i++) {
             Expression e = items.get(i).getExpression();
             if (aggregate(e)) {
-                net.sf.jsqlparser.expression.Function f = (net.sf.jsqlparser.expression.Function) e;
-                if (f.isDistinct() || f.isUnique()) {
-                    throw ShardingRule.refused(f.getName().toUpperCase(Locale.ROOT) + "(DISTINCT ...) over several "
-                            + "shards");
-                }
                 if (star >= 0 && i > star) {
                     throw ShardingRule.refused("an aggregate after * in the select list over several shards");
                 }
@@ -174,6 +171,13 @@ final class SelectPlanner {
             resultOrder.clear(); // the groups come in that order already
         }
         Having having = select.getHaving() == null ? null : having(select.getHaving());
+        if (!distinctArguments.isEmpty()) {
+            net.sf.jsqlparser.statement.select.GroupByElement byValues =
+                    new net.sf.jsqlparser.statement.select.GroupByElement();
+            byValues.addGroupByExpressions(groupExpressions);
+            byValues.addGroupByExpressions(distinctArguments);
+            select.setGroupByElement(byValues);
+        }
         select.setHaving(null);
         select.setOrderByElements(unitOrder.isEmpty() ? null : unitOrder);
         select.setLimit(null);
@@ -266,10 +270,10 @@ final class SelectPlanner {
     }
 
     private Aggregation aggregation(int column, net.sf.jsqlparser.expression.Function f) {
-        if (f.isDistinct() || f.isUnique()) {
-            throw ShardingRule.refused(f.getName().toUpperCase(Locale.ROOT) + "(DISTINCT ...) over several shards");
-        }
         String name = f.getName().toUpperCase(Locale.ROOT);
+        if ((f.isDistinct() || f.isUnique()) && !name.equals("MIN") && !name.equals("MAX")) {
+            return distinctAggregation(column, name, f);
+        }
         String argument = f.isAllColumns() || f.getParameters() == null ? "*" : f.getParameters().toString();
         return switch (name) {
             case "COUNT" -> Aggregation.of(column, Function.COUNT);
@@ -280,6 +284,24 @@ final class SelectPlanner {
                     derive(parse("COUNT(" + argument + ")")), -1);
             default -> throw ShardingRule.refused(name + " over several shards");
         };
+    }
+
+    /**
+     * COUNT, SUM or AVG (DISTINCT x): each shard returns one row per value of x (it groups by x too), and the merge
+     * counts, sums or averages the values it has not seen, told apart by their weights where they are strings.
+     */
+    private Aggregation distinctAggregation(int column, String name, net.sf.jsqlparser.expression.Function f) {
+        if (f.getParameters() == null || f.getParameters().size() != 1) {
+            throw ShardingRule.refused(name + "(DISTINCT ...) of several expressions over several shards");
+        }
+        Expression argument = (Expression) f.getParameters().get(0);
+        distinctArguments.add(argument);
+        Function function = switch (name) {
+            case "COUNT" -> Function.COUNT_DISTINCT;
+            case "SUM" -> Function.SUM_DISTINCT;
+            default -> Function.AVG_DISTINCT;
+        };
+        return new Aggregation(column, function, derive(argument), -1, derive(weight(argument)));
     }
 
     /** HAVING as the merge evaluates it: comparisons of columns with literals or columns, AND, OR, NOT. */

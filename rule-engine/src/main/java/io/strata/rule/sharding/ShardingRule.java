@@ -72,18 +72,22 @@ public final class ShardingRule implements RoutingRule {
         if (info == null || parser == null || !names.mayBeIn(info)) {
             return routed;
         }
+        if (info.multiStatement()) {
+            throw refused("several statements in one query that may name a sharded table: send them one by one");
+        }
+        ShardedTable described = described(info);
+        if (described != null) { // DESCRIBE, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE: its first node answers
+            DataNode first = described.nodes().get(0);
+            return single(first, bound(List.of(described), first), info.sql(), "described by the first data node");
+        }
         ParsedStatement parsed = parser.parse(info.sql());
+        if (!parsed.parsed()) {
+            throw refused("Strata cannot read this statement, which may name a sharded table, to route it: "
+                    + parsed.unparsedReason());
+        }
         List<ShardedTable> sharded = sharded(parsed);
         if (sharded.isEmpty()) {
             return routed;
-        }
-        if (info.multiStatement()) {
-            throw refused("several statements in one query that name sharded table " + sharded.get(0).logicalName()
-                    + ": send them one by one");
-        }
-        if (!parsed.parsed()) {
-            throw refused("Strata cannot read this statement, which names sharded table "
-                    + sharded.get(0).logicalName() + ", to route it: " + parsed.unparsedReason());
         }
         refuseOtherTables(parsed);
         if (context.preparing()) {
@@ -297,6 +301,32 @@ public final class ShardingRule implements RoutingRule {
             notes.add(note.toString());
         }
         return notes;
+    }
+
+    /**
+     * The sharded table a statement that describes one names: DESCRIBE / DESC / EXPLAIN t, SHOW [FULL] COLUMNS |
+     * FIELDS | INDEX | INDEXES | KEYS FROM | IN t, SHOW CREATE TABLE t; else null.
+     */
+    private ShardedTable described(SqlStatementInfo info) {
+        int at = -1;
+        if (info.tokenIs(0, "DESCRIBE") || info.tokenIs(0, "DESC") || info.tokenIs(0, "EXPLAIN")) {
+            at = 1;
+        } else if (info.tokenIs(0, "SHOW")) {
+            int i = info.tokenIs(1, "FULL") || info.tokenIs(1, "EXTENDED") ? 2 : 1;
+            if (info.tokenIs(i, "CREATE") && info.tokenIs(i + 1, "TABLE")) {
+                at = i + 2;
+            } else if ((info.tokenIs(i, "COLUMNS") || info.tokenIs(i, "FIELDS") || info.tokenIs(i, "INDEX")
+                    || info.tokenIs(i, "INDEXES") || info.tokenIs(i, "KEYS"))
+                    && (info.tokenIs(i + 1, "FROM") || info.tokenIs(i + 1, "IN"))) {
+                at = i + 2;
+            }
+        }
+        String name = at < 0 ? null : info.token(at);
+        if (name == null) {
+            return null;
+        }
+        name = name.startsWith("`") ? name.substring(1, name.length() - 1) : name;
+        return tables.find(name).orElse(null);
     }
 
     /** The sharded tables a statement names, in order. */

@@ -34,7 +34,11 @@ public final class TableRenamer {
                 continue;
             }
             int start = tokens.get(i).start();
-            if (tokens.isSymbol(i - 1, '.') && tokens.isName(i - 2)) {
+            boolean qualified = tokens.isSymbol(i - 1, '.') && tokens.isName(i - 2);
+            if (!qualified && actual.equals(SqlTokens.unquote(tokens.text(i)))) {
+                continue; // the actual table has the logical name: the text stays as the client wrote it
+            }
+            if (qualified) {
                 String qualifier = SqlTokens.unquote(tokens.text(i - 2));
                 if (!qualifier.equalsIgnoreCase(database) || tokens.isSymbol(i - 3, '.')) {
                     throw new IllegalArgumentException(tokens.text(i - 2) + "." + tokens.text(i) + " names a column "

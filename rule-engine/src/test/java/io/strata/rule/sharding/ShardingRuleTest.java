@@ -1,0 +1,224 @@
+package io.strata.rule.sharding;
+
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
+import io.strata.rule.QueryMerge;
+import io.strata.rule.RouteException;
+import io.strata.rule.RouteResult;
+import io.strata.rule.RouteUnit;
+import io.strata.rule.RuleChain;
+import io.strata.rule.SessionRouteState;
+import io.strata.rule.StatementContext;
+import io.strata.rule.builtin.BuiltInRules;
+import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sql.SqlClassifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.yaml.snakeyaml.Yaml;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The SHARDING rule's routes: where each statement goes, with what text, merged how; and what it refuses. */
+class ShardingRuleTest {
+
+    /** The issue's example: t_order and t_order_item over ds_0, ds_1 by user_id, and two tables each by order_id. */
+    private static final String RULES = """
+            - type: SHARDING
+              tables:
+                t_order:
+                  actualDataNodes: ds_${0..1}.t_order_${0..1}
+                  databaseStrategy: { standard: { shardingColumn: user_id, shardingAlgorithmName: database_mod } }
+                  tableStrategy: { standard: { shardingColumn: order_id, shardingAlgorithmName: t_order_inline } }
+                  keyGenerateStrategy: { column: order_id, keyGeneratorName: snowflake }
+                t_order_item:
+                  actualDataNodes: ds_${0..1}.t_order_item_${0..1}
+                  databaseStrategy: { standard: { shardingColumn: user_id, shardingAlgorithmName: database_mod } }
+                  tableStrategy: { standard: { shardingColumn: order_id, shardingAlgorithmName: t_order_item_inline } }
+                sbtest1:
+                  actualDataNodes: ds_${0..1}.sbtest1
+                  databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
+              bindingTables: [ "t_order,t_order_item" ]
+              shardingAlgorithms:
+                database_mod: { type: MOD, props: { sharding-count: 2 } }
+                t_order_inline: { type: INLINE, props: { algorithm-expression: "t_order_${order_id % 2}" } }
+                t_order_item_inline: { type: INLINE, props: { algorithm-expression: "t_order_item_${order_id % 2}" } }
+              keyGenerators:
+                snowflake: { type: SNOWFLAKE, props: { worker-id: 1 } }
+            - type: BROADCAST
+              tables: [t_dict]
+            """;
+
+    private static final RuleChain CHAIN = chain();
+
+    private static RuleChain chain() {
+        List<RuleConfig> rules = new ArrayList<>();
+        for (Object rule : (List<?>) new Yaml().load(RULES)) {
+            Map<String, Object> props = new LinkedHashMap<>();
+            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
+            rules.add(new RuleConfig((String) props.remove("type"), props));
+        }
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        for (String name : List.of("ds_0", "ds_1")) {
+            dataSources.put(name, DataSourceConfig.of(name, "jdbc:mariadb://127.0.0.1:3306/shop", "app", "app",
+                    Map.of()));
+        }
+        return RuleChain.of(new DatabaseConfig("shop", dataSources, rules), "config-shop.yaml", new HealthRegistry(),
+                BuiltInRules.factories());
+    }
+
+    private static RouteResult route(String sql, Object... params) {
+        return CHAIN.route(new StatementContext("shop", SqlClassifier.classify(sql), false, Map.of(), false,
+                new SessionRouteState(), () -> Arrays.asList(params)));
+    }
+
+    private static List<String> units(RouteResult route) {
+        return route.units().stream().map(u -> u.dataSource() + ": " + (u.rewritten() ? u.sql() : "(own)")).toList();
+    }
+
+    @Test
+    void aConditionOnBothShardingColumnsReachesOneNode() {
+        assertEquals(List.of("ds_1: SELECT * FROM `t_order_0` WHERE user_id = 3 AND order_id = 10"),
+                units(route("SELECT * FROM t_order WHERE user_id = 3 AND order_id = 10")));
+        assertEquals(List.of("ds_0: SELECT * FROM `t_order_1` WHERE user_id = 4 AND order_id = 7"),
+                units(route("SELECT * FROM t_order WHERE user_id = ? AND order_id = ?", 4, 7)));
+    }
+
+    @Test
+    void aNodeWhoseNameIsTheLogicalOneGetsTheClientsOwnStatement() {
+        RouteResult route = route("SELECT c FROM sbtest1 WHERE id = ?", 7);
+        assertEquals(List.of("ds_1: (own)"), units(route));
+        assertTrue(route.passThrough(), "the relay's fast path: bytes pass through, values are not written in");
+    }
+
+    @Test
+    void inAndOrReachTheUnionOfTheirNodes() {
+        assertEquals(List.of("ds_0: SELECT order_id FROM `t_order_0` WHERE user_id IN (2, 4)",
+                        "ds_0: SELECT order_id FROM `t_order_1` WHERE user_id IN (2, 4)"),
+                units(route("SELECT order_id FROM t_order WHERE user_id IN (2, 4)")));
+        assertEquals(4, route("SELECT order_id FROM t_order WHERE user_id = 2 OR status = 'x'").units().size(),
+                "a branch without a sharding condition reaches every node");
+    }
+
+    @Test
+    void boundTablesJoinOnEachNode() {
+        assertEquals(List.of("ds_1: SELECT * FROM `t_order_1` o JOIN `t_order_item_1` i ON o.order_id = i.order_id "
+                        + "WHERE o.user_id = 1 AND o.order_id = 5"),
+                units(route("SELECT * FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id "
+                        + "WHERE o.user_id = 1 AND o.order_id = 5")));
+    }
+
+    @Test
+    void aSelectOverSeveralNodesAsksForDerivedColumnsAndMerges() {
+        RouteResult route = route("SELECT user_id, AVG(amount) FROM t_order GROUP BY user_id ORDER BY 2 DESC LIMIT 1, 2");
+        assertEquals(4, route.units().size());
+        RouteUnit first = route.first();
+        assertEquals("SELECT user_id, AVG(amount), SUM(amount), COUNT(amount), WEIGHT_STRING(RTRIM(user_id)), "
+                + "WEIGHT_STRING(RTRIM(AVG(amount))) FROM `t_order_0` GROUP BY user_id ORDER BY user_id", first.sql());
+        QueryMerge merge = route.query().forColumns(6); // 2 visible, 4 derived
+        assertEquals(2, merge.visibleColumns());
+        assertTrue(merge.aggregated());
+        assertEquals(List.of(new QueryMerge.SortKey(0, false, 4)), merge.groupBy());
+        assertEquals(List.of(new QueryMerge.Aggregation(1, QueryMerge.Function.AVG, 2, 3, -1)), merge.aggregations());
+        assertEquals(List.of(new QueryMerge.SortKey(1, true, 5)), merge.resultOrder());
+        assertEquals(1, merge.offset());
+        assertEquals(2, merge.limit());
+    }
+
+    @Test
+    void limitBecomesOffsetPlusCountOnEachNode() {
+        RouteResult route = route("SELECT * FROM t_order ORDER BY order_id LIMIT 10, 5");
+        assertTrue(route.first().sql().endsWith("ORDER BY order_id LIMIT 15"), route.first().sql());
+        // under *, the key is asked for again, with its weight, after the table's 6 columns
+        QueryMerge merge = route.query().forColumns(8);
+        assertEquals(6, merge.visibleColumns());
+        assertEquals(List.of(new QueryMerge.SortKey(6, false, 7)), merge.unitOrder());
+        assertEquals(10, merge.offset());
+        assertEquals(5, merge.limit());
+    }
+
+    @Test
+    void aPlainSelectOverSeveralNodesIsConcatenated() {
+        RouteResult route = route("SELECT order_id FROM t_order WHERE status = 'x'");
+        assertEquals(4, route.units().size());
+        assertNull(route.query(), "no order, group or limit: the nodes' rows one after another");
+    }
+
+    @Test
+    void insertRowsGoToTheirNodesWithGeneratedKeys() {
+        RouteResult route = route("INSERT INTO t_order (user_id, status) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        assertTrue(route.units().size() >= 2);
+        for (RouteUnit unit : route.units()) {
+            assertTrue(unit.sql().contains("order_id"), "the generated key is added: " + unit.sql());
+        }
+        assertEquals(List.of("ds_0: INSERT INTO `t_order_item_0` (order_id, user_id) VALUES (2, 4)"),
+                units(route("INSERT INTO t_order_item (order_id, user_id) VALUES (?, ?)", 2, 4)));
+    }
+
+    @Test
+    void ddlRunsOnEveryNode() {
+        assertEquals(List.of("ds_0: CREATE INDEX i ON `t_order_0` (status)", "ds_0: CREATE INDEX i ON `t_order_1` (status)",
+                        "ds_1: CREATE INDEX i ON `t_order_0` (status)", "ds_1: CREATE INDEX i ON `t_order_1` (status)"),
+                units(route("CREATE INDEX i ON t_order (status)")));
+    }
+
+    @Test
+    void aStatementBeingPreparedGoesToTheFirstNode() {
+        RouteResult route = CHAIN.route(new StatementContext("shop", SqlClassifier.classify(
+                "SELECT * FROM t_order WHERE user_id = ?"), false, Map.of(), false, new SessionRouteState(),
+                List::of, true));
+        assertEquals(List.of("ds_0: SELECT * FROM `t_order_0` WHERE user_id = ?"), units(route));
+    }
+
+    @Test
+    void describingALogicalTableAsksItsFirstNode() {
+        assertEquals(List.of("ds_0: DESCRIBE `t_order_0`"), units(route("DESCRIBE t_order")));
+        assertEquals(List.of("ds_0: SHOW FULL COLUMNS FROM `t_order_0`"), units(route("SHOW FULL COLUMNS FROM t_order")));
+        assertEquals(List.of("ds_0: SHOW CREATE TABLE `t_order_0`"), units(route("SHOW CREATE TABLE `t_order`")));
+    }
+
+    @Test
+    void tablesTheRuleDoesNotShardAreLeftAlone() {
+        assertEquals(List.of("ds_0: (own)"), units(route("SELECT * FROM t_other WHERE id = 1")));
+        assertFalse(route("SELECT * FROM t_dict").units().isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "SELECT * FROM t_order o JOIN sbtest1 s ON o.order_id = s.id|not bound",
+            "SELECT * FROM t_order o JOIN t_other x ON o.order_id = x.id|neither sharded nor broadcast",
+            "UPDATE t_order SET user_id = 2 WHERE order_id = 1|sharding column user_id",
+            "UPDATE t_order SET status = 'x' LIMIT 1|LIMIT",
+            "DELETE FROM t_order ORDER BY order_id LIMIT 1|LIMIT",
+            "INSERT INTO t_order (order_id, user_id) VALUES (1, NULL)|NULL",
+            "INSERT INTO t_order (order_id, user_id) VALUES (1, 1 + 1)|1 + 1",
+            "INSERT INTO t_order (order_id, status) VALUES (1, 'x')|without its sharding column user_id",
+            "INSERT INTO t_order SELECT * FROM t_order_item|INSERT",
+            "INSERT INTO t_order (order_id, user_id) VALUES (1, 1) ON DUPLICATE KEY UPDATE user_id = 2|user_id",
+            "SELECT * FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)|subquery",
+            "SELECT order_id FROM t_order UNION SELECT order_id FROM t_order_item|UNION",
+            "SELECT COUNT(DISTINCT user_id, status) FROM t_order|several expressions",
+            "SELECT SUM(amount) / 2 FROM t_order|inside an expression",
+            "SELECT GROUP_CONCAT(status) FROM t_order|GROUP_CONCAT",
+            "SELECT user_id, COUNT(*) FROM t_order GROUP BY user_id WITH ROLLUP|ROLLUP",
+            "SELECT *, COUNT(*) FROM t_order GROUP BY user_id|after *",
+            "SELECT * FROM t_order WHERE order_id > 5|allow-range-query-with-inline-sharding",
+            "SELECT 1 FROM t_order; SELECT 2|several statements"})
+    void whatCannotBeAnsweredExactlyIsRefusedSayingWhy(String example) {
+        String[] parts = example.split("\\|");
+        RouteException refused = assertThrows(RouteException.class, () -> route(parts[0]));
+        assertEquals(1235, refused.errorCode());
+        assertTrue(refused.getMessage().contains(parts[1]), refused.getMessage());
+    }
+}
