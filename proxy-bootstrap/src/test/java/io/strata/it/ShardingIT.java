@@ -317,6 +317,20 @@ class ShardingIT {
     }
 
     @Test
+    void showTablesListsLogicalTables() throws SQLException {
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW TABLES")) {
+            assertEquals("Tables_in_shop", rs.getMetaData().getColumnLabel(1));
+            List<String> names = new ArrayList<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            assertTrue(names.containsAll(List.of("t_dict", "t_order", "t_order_item", "t_range")), names.toString());
+            assertTrue(names.stream().noneMatch(n -> n.matches("t_order(_item)?_[01]|t_range_[01]")), names.toString());
+        }
+    }
+
+    @Test
     void writesReachOnlyTheirShardsAndCountOnce() throws SQLException {
         try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS t_w LIKE t_dict"); // an unsharded table stays on ds_0
@@ -327,6 +341,12 @@ class ShardingIT {
                     + count(serverB, SCHEMA_B, "t_order_item_0", "qty = 9")
                     + count(serverB, SCHEMA_B, "t_order_item_1", "qty = 9"), "generated keys, one row each");
             assertEquals(1, count(serverB, SCHEMA_B, "t_order_item_1", "order_id = 1001"));
+            String firstKey = read(serverB, SCHEMA_B, "SELECT item_id FROM t_order_item_1 WHERE order_id = 1001")
+                    .get(0).get(0);
+            try (ResultSet rs = st.executeQuery("SELECT LAST_INSERT_ID()")) {
+                assertTrue(rs.next());
+                assertEquals(firstKey, rs.getString(1), "the first generated key, as AUTO_INCREMENT's first id");
+            }
             assertEquals(1, count(serverA, SCHEMA_A, "t_order_item_0", "order_id = 1002"));
             assertEquals(3, st.executeUpdate("UPDATE t_order_item SET qty = 8 WHERE qty = 9"));
             assertEquals(1, st.executeUpdate("DELETE FROM t_order_item WHERE order_id = 1001 AND user_id = 1"));

@@ -11,9 +11,11 @@ import java.util.List;
  * @param notes     why, where a rule says (which algorithm decided): what SHOW STRATA ROUTE shows
  * @param query     how the units' result sets merge when concatenating them is not the answer (a sharded SELECT
  *                  with ORDER BY, GROUP BY, aggregates, DISTINCT or LIMIT), or null
+ * @param insertId  the first key a rule generated for an INSERT's rows, which the client's OK packet (and so
+ *                  LAST_INSERT_ID()) reports as a plain database reports its first AUTO_INCREMENT value; 0 for none
  */
 public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
-                          MergePlan query) {
+                          MergePlan query, long insertId) {
 
     public RouteResult {
         units = List.copyOf(units);
@@ -21,6 +23,11 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
         if (units.isEmpty()) {
             throw new IllegalArgumentException("a route needs at least one unit");
         }
+    }
+
+    public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
+                       MergePlan query) {
+        this(units, merge, retryable, notes, query, 0);
     }
 
     public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes) {
@@ -56,17 +63,17 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
     /** The same route over other units (the decorated ones), with more notes. */
     public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable, List<String> moreNotes) {
         if (moreNotes.isEmpty()) {
-            return new RouteResult(others, merge, stillRetryable, notes, query);
+            return new RouteResult(others, merge, stillRetryable, notes, query, insertId);
         }
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(moreNotes);
-        return new RouteResult(others, merge, stillRetryable, all, query);
+        return new RouteResult(others, merge, stillRetryable, all, query, insertId);
     }
 
     /** The same route with a note of why. */
     public RouteResult withNote(String note) {
         List<String> all = new java.util.ArrayList<>(notes);
         all.add(note);
-        return new RouteResult(units, merge, retryable, all, query);
+        return new RouteResult(units, merge, retryable, all, query, insertId);
     }
 }

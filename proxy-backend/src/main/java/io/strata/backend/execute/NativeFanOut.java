@@ -60,6 +60,8 @@ final class NativeFanOut {
     private final ResultMerge merge;
     /** How the units' result sets merge, or null to concatenate them. */
     private final MergePlan query;
+    /** The first key the rule generated for an INSERT, reported as the OK packet's last insert id; 0 for none. */
+    private final long insertId;
     /** Each data source's units, by index, in route order: they run one after another on its connection. */
     private final Map<String, List<Integer>> byDataSource = new LinkedHashMap<>();
     /** The prepared statement an execute runs, or null for a text statement. */
@@ -76,6 +78,7 @@ final class NativeFanOut {
         this.units = route.units();
         this.merge = route.merge();
         this.query = route.query();
+        this.insertId = route.insertId();
         this.statement = statement;
         for (int i = 0; i < units.size(); i++) {
             byDataSource.computeIfAbsent(units.get(i).dataSource(), ds -> new ArrayList<>()).add(i);
@@ -213,6 +216,10 @@ final class NativeFanOut {
             answers.add(new UnitAnswer(units.get(i).dataSource(), results.get(i).answer().join()));
         }
         Result combined = ResultMerger.merge(answers, merge, mergeOf(answers), MemoryBound.DEFAULT);
+        if (combined instanceof UpdateResult update && insertId != 0) {
+            combined = new UpdateResult(update.affectedRows(), insertId, update.statusFlags(), update.warnings(),
+                    update.info());
+        }
         // rewritten units ran as text statements; the client's execute wants binary rows
         Result merged = combined instanceof QueryResult rows && statement != null
                 && units.stream().anyMatch(RouteUnit::rewritten) ? new TextAsBinary(rows) : combined;

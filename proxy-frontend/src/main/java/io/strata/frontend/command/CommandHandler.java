@@ -484,6 +484,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                                 + "(COM_STMT_SEND_LONG_DATA), which Strata does not read: bind them as plain values");
             }
             byte[] types = ComStmtExecute.types(payload, statement.params());
+            if (types != null) {
+                statement.types(types); // a later execute may bind none (new-params-bound 0): these then hold
+            }
             if (statement.params() > 0 && types == null && statement.types() == null) {
                 throw ErrorCode.MALFORMED_PACKET.exception("an execute that binds no parameter types");
             }

@@ -84,7 +84,8 @@ final class InsertSplitter {
         for (int i = 0; i < nodes.size(); i++) {
             units.add(new io.strata.rule.RouteUnit(nodes.get(i).get(""), texts.get(i), List.of()));
         }
-        return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes));
+        long insertId = generated.get(0) instanceof Long first ? first : 0; // a SNOWFLAKE key, as AUTO_INCREMENT's
+        return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes), null, insertId);
     }
 
     private static Comparable<?> value(StatementValues.Rows rows, int row, String column, ShardedTable table) {

@@ -9,6 +9,7 @@ import io.strata.rule.RuleBinding;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.NormalizedStatement;
 import io.strata.rule.sql.parser.ParameterInliner;
 import io.strata.rule.sql.parser.ParsedStatement;
 import io.strata.rule.sql.parser.SqlParser;
@@ -69,7 +70,14 @@ public final class ShardingRule implements RoutingRule {
 
     private RouteResult routeSharded(StatementContext context, RouteResult routed) {
         SqlStatementInfo info = context.statement();
-        if (info == null || parser == null || !names.mayBeIn(info)) {
+        if (info == null || parser == null) {
+            return routed;
+        }
+        if (info.tokenIs(0, "SHOW") && (info.tokenIs(1, "TABLES") || info.tokenIs(1, "FULL") && info.tokenIs(2, "TABLES"))
+                && !info.multiStatement()) {
+            return showTables(info);
+        }
+        if (!names.mayBeIn(info)) {
             return routed;
         }
         if (info.multiStatement()) {
@@ -80,7 +88,11 @@ public final class ShardingRule implements RoutingRule {
             DataNode first = described.nodes().get(0);
             return single(first, bound(List.of(described), first), info.sql(), "described by the first data node");
         }
-        ParsedStatement parsed = parser.parse(info.sql());
+        List<Object> params = context.preparing() ? List.of() : context.parameters().get();
+        // a text statement is read as the prepared one it would be: one cached parse for every literal
+        NormalizedStatement normalized = params.isEmpty() && !context.preparing()
+                ? parser.parseNormalized(info.sql()) : null;
+        ParsedStatement parsed = normalized != null ? normalized.parsed() : parser.parse(info.sql());
         if (!parsed.parsed()) {
             throw refused("Strata cannot read this statement, which may name a sharded table, to route it: "
                     + parsed.unparsedReason());
@@ -93,8 +105,9 @@ public final class ShardingRule implements RoutingRule {
         if (context.preparing()) {
             return prepared(info.sql(), sharded);
         }
-        List<Object> params = context.parameters().get();
-        Statements route = new Statements(parsed, info.sql(), params, sharded);
+        Statements route = normalized != null
+                ? new Statements(parsed, info.sql(), normalized.values(), sharded, info.sql())
+                : new Statements(parsed, info.sql(), params, sharded, null);
         return switch (parsed.type()) {
             case SELECT -> route.select();
             case INSERT, REPLACE -> InsertSplitter.split(this, parser, route, sharded);
@@ -123,11 +136,17 @@ public final class ShardingRule implements RoutingRule {
         private final List<ShardedTable> sharded;
         private String inlined;
 
-        Statements(ParsedStatement parsed, String sql, List<Object> params, List<ShardedTable> sharded) {
+        /**
+         * @param inlined the text with its values in it when it is known already (a text statement read as
+         *                normalized: its own text), else null
+         */
+        Statements(ParsedStatement parsed, String sql, List<Object> params, List<ShardedTable> sharded,
+                   String inlined) {
             this.parsed = parsed;
             this.sql = sql;
             this.params = params;
             this.sharded = sharded;
+            this.inlined = inlined;
         }
 
         /** The text with the parameter values written in, for the units' own statements. */
@@ -301,6 +320,42 @@ public final class ShardingRule implements RoutingRule {
             notes.add(note.toString());
         }
         return notes;
+    }
+
+    /**
+     * SHOW [FULL] TABLES [LIKE 'pattern'] of the logical database, answered by the default data source with its own
+     * tables, the actual tables of sharded ones replaced by their logical names. Other forms (FROM another
+     * database, WHERE) go where the rules before sent them.
+     */
+    private RouteResult showTables(SqlStatementInfo info) {
+        boolean full = info.tokenIs(1, "FULL");
+        int next = full ? 3 : 2;
+        String like = null;
+        if (info.tokenIs(next, "LIKE") && info.token(next + 1).startsWith("'") && info.token(next + 2).isEmpty()) {
+            like = info.token(next + 1);
+        } else if (!info.token(next).isEmpty()) {
+            return RouteResult.single(tables.defaultDataSource());
+        }
+        StringBuilder actual = new StringBuilder();
+        StringBuilder logical = new StringBuilder();
+        for (ShardedTable table : tables.tables()) {
+            for (DataNode node : table.nodes()) {
+                actual.append(actual.isEmpty() ? "" : ", ").append(quoted(node.table()));
+            }
+            logical.append(" UNION ALL SELECT ").append(quoted(table.logicalName())).append(", 'BASE TABLE'");
+        }
+        String column = "Tables_in_" + database + (like == null ? "" : " (" + like.substring(1, like.length() - 1)
+                + ")");
+        String sql = "SELECT n AS `" + column.replace("`", "``") + "`" + (full ? ", t AS `Table_type`" : "")
+                + " FROM (SELECT table_name AS n, table_type AS t FROM information_schema.tables"
+                + " WHERE table_schema = DATABASE() AND table_name NOT IN (" + actual + ")" + logical + ") AS x"
+                + (like == null ? "" : " WHERE n LIKE " + like) + " ORDER BY n";
+        return new RouteResult(List.of(new RouteUnit(tables.defaultDataSource(), sql, List.of())),
+                ResultMerge.CONCATENATE, true, List.of("sharding: logical tables"));
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
     /**

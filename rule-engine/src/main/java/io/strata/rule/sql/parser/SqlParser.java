@@ -1,5 +1,7 @@
 package io.strata.rule.sql.parser;
 
+import java.util.List;
+
 import io.strata.rule.sql.LeadingHint;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
@@ -59,6 +61,30 @@ public final class SqlParser {
     public ParsedStatement parse(String sql) {
         int hint = LeadingHint.skip(sql); // a hinted text shares the plain text's entry
         return parseText(hint == 0 ? sql : sql.substring(hint));
+    }
+
+    /**
+     * A text statement parsed as the prepared statement it would be ({@link NormalizedStatement}): statements that
+     * differ only in their literals share one cached parse. Null when the text holds no literal to take out, or its
+     * normalized form does not parse: parse it as it is then.
+     */
+    public NormalizedStatement parseNormalized(String sql) {
+        int hint = LeadingHint.skip(sql);
+        String text = hint == 0 ? sql : sql.substring(hint);
+        if (text.length() > limits.maxCachedLength()) {
+            return null;
+        }
+        Object[] normalized = NormalizedStatement.normalize(SqlTokens.of(text));
+        if (normalized == null) {
+            return null;
+        }
+        ParsedStatement parsed = parseText((String) normalized[0]);
+        if (!parsed.parsed()) {
+            return null;
+        }
+        @SuppressWarnings("unchecked")
+        List<Object> values = (List<Object>) normalized[1];
+        return new NormalizedStatement(parsed, values);
     }
 
     private ParsedStatement parseText(String sql) {
