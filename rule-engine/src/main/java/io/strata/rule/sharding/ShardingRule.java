@@ -41,6 +41,7 @@ public final class ShardingRule implements RoutingRule {
     /** Broadcast tables (lower case): on every data source, so they join any node where it is. */
     private final Set<String> broadcast;
     private final SqlParser parser;
+    private final PlanCache plans;
 
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
         this.database = database;
@@ -48,6 +49,7 @@ public final class ShardingRule implements RoutingRule {
         this.names = new NameSet(tables.tables().stream().map(ShardedTable::logicalName).toList());
         this.broadcast = Set.copyOf(broadcast);
         this.parser = parser;
+        this.plans = new PlanCache(parser);
     }
 
     public ShardingTables tables() {
@@ -106,8 +108,8 @@ public final class ShardingRule implements RoutingRule {
             return prepared(info.sql(), sharded);
         }
         Statements route = normalized != null
-                ? new Statements(parsed, info.sql(), normalized.values(), sharded, info.sql())
-                : new Statements(parsed, info.sql(), params, sharded, null);
+                ? new Statements(parsed, info.sql(), normalized.values(), sharded, info.sql(), normalized.text())
+                : new Statements(parsed, info.sql(), params, sharded, null, params.isEmpty() ? null : info.sql());
         return switch (parsed.type()) {
             case SELECT -> route.select();
             case INSERT, REPLACE -> InsertSplitter.split(this, parser, route, sharded);
@@ -135,13 +137,16 @@ public final class ShardingRule implements RoutingRule {
         final List<Object> params;
         private final List<ShardedTable> sharded;
         private String inlined;
+        /** The text with {@code ?} for its values (a prepared statement's, or a text one's normalized), or null. */
+        private final String template;
 
         /**
          * @param inlined the text with its values in it when it is known already (a text statement read as
          *                normalized: its own text), else null
          */
         Statements(ParsedStatement parsed, String sql, List<Object> params, List<ShardedTable> sharded,
-                   String inlined) {
+                   String inlined, String template) {
+            this.template = template;
             this.parsed = parsed;
             this.sql = sql;
             this.params = params;
@@ -180,12 +185,21 @@ public final class ShardingRule implements RoutingRule {
                 throw refused("a subquery over several shards of " + sharded.get(0).logicalName()
                         + ": add conditions on its sharding columns that pick one");
             }
-            PlainSelect own = parser.parseUncached(inlined()).ast() instanceof PlainSelect p ? p : null;
-            if (own == null) {
-                throw refused("Strata cannot read this statement with its values written in: " + inlined());
+            String unitSql;
+            SelectPlanner.Plan plan = template == null ? null : plans.plan(template);
+            if (plan == PlanCache.NONE_NEEDED) {
+                plan = null;
+                unitSql = inlined();
+            } else if (plan != null && plan != PlanCache.NONE) {
+                unitSql = ParameterInliner.inline(plan.unitSql(), params); // one plan per shape of statement
+            } else {
+                PlainSelect own = parser.parseUncached(inlined()).ast() instanceof PlainSelect p ? p : null;
+                if (own == null) {
+                    throw refused("Strata cannot read this statement with its values written in: " + inlined());
+                }
+                plan = SelectPlanner.plan(own);
+                unitSql = plan == null ? inlined() : plan.unitSql();
             }
-            SelectPlanner.Plan plan = SelectPlanner.plan(own);
-            String unitSql = plan == null ? inlined() : plan.unitSql();
             return new RouteResult(units(nodes, unitSql), ResultMerge.CONCATENATE, false, notes(nodes),
                     plan == null ? null : plan.merge());
         }
@@ -299,6 +313,9 @@ public final class ShardingRule implements RoutingRule {
     }
 
     String rename(String sql, Map<String, String> renames) {
+        if (sql.indexOf('.') < 0 && keepsNames(sql, renames)) {
+            return sql; // the actual tables have the logical names, unqualified: nothing to rename (sysbench's case)
+        }
         Map<String, String> tablesOnly = new LinkedHashMap<>(renames);
         tablesOnly.remove("");
         try {
@@ -306,6 +323,17 @@ public final class ShardingRule implements RoutingRule {
         } catch (IllegalArgumentException e) {
             throw refused(e.getMessage());
         }
+    }
+
+    /** Whether every actual table is its logical name, written so in the text. */
+    private static boolean keepsNames(String sql, Map<String, String> renames) {
+        for (Map.Entry<String, String> rename : renames.entrySet()) {
+            if (!rename.getKey().isEmpty() && (!rename.getValue().equalsIgnoreCase(rename.getKey())
+                    || !sql.contains(rename.getValue()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static List<String> notes(List<Map<String, String>> nodes) {

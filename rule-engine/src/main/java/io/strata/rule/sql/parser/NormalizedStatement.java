@@ -12,10 +12,11 @@ import java.util.List;
  * parser does not read the same way (a literal where {@code ?} cannot stand: {@code DATE '...'}, an introducer,
  * an INTERVAL) is parsed as it is instead.
  *
+ * @param text   the normalized text
  * @param parsed the parse of the normalized text, its {@code ?} numbered from 1
  * @param values the literals, in order: Long, BigInteger, BigDecimal, Double or String
  */
-public record NormalizedStatement(ParsedStatement parsed, List<Object> values) {
+public record NormalizedStatement(String text, ParsedStatement parsed, List<Object> values) {
 
     /** The normalized text and its literals, or null when the text holds no literal or one not to take out. */
     static Object[] normalize(SqlTokens tokens) {

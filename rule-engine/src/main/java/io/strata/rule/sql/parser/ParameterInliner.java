@@ -22,25 +22,64 @@ public final class ParameterInliner {
     private ParameterInliner() {
     }
 
-    /** @throws IllegalArgumentException when the text holds another number of {@code ?} than values */
+    /**
+     * @throws IllegalArgumentException when the text holds another number of {@code ?} than values (a numbered
+     *                                  {@code ?n}, as {@link #numbered} writes them, takes value n and may repeat)
+     */
     public static String inline(String sql, List<Object> params) {
         SqlTokens tokens = SqlTokens.of(sql);
         StringBuilder out = new StringBuilder(sql.length() + params.size() * 8);
         int copied = 0;
         int next = 0;
+        boolean numbered = false;
         for (int i = 0; i < tokens.size(); i++) {
             if (tokens.isSymbol(i, '?')) {
-                if (next >= params.size()) {
-                    throw new IllegalArgumentException("more ? than the " + params.size() + " values bound");
+                int start = tokens.get(i).start();
+                int end = tokens.get(i).end();
+                int index;
+                if (i + 1 < tokens.size() && tokens.get(i + 1).start() == end && isDigits(tokens.text(i + 1))) {
+                    index = Integer.parseInt(tokens.text(i + 1)) - 1; // ?n
+                    end = tokens.get(i + 1).end();
+                    numbered = true;
+                    i++;
+                } else {
+                    index = next++;
                 }
-                out.append(sql, copied, tokens.get(i).start()).append(literal(params.get(next++)));
-                copied = tokens.get(i).end();
+                if (index < 0 || index >= params.size()) {
+                    throw new IllegalArgumentException("a ? beyond the " + params.size() + " values bound");
+                }
+                out.append(sql, copied, start).append(literal(params.get(index)));
+                copied = end;
             }
         }
-        if (next != params.size()) {
+        if (!numbered && next != params.size()) {
             throw new IllegalArgumentException(params.size() + " values bound to " + next + " ?");
         }
         return copied == 0 ? sql : out.append(sql, copied, sql.length()).toString();
+    }
+
+    /** The text with each {@code ?} numbered ({@code ?1}, {@code ?2}...): a tree's copy of one keeps its number. */
+    public static String numbered(String sql) {
+        SqlTokens tokens = SqlTokens.of(sql);
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        int copied = 0;
+        int n = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.isSymbol(i, '?')) {
+                out.append(sql, copied, tokens.get(i).end()).append(++n);
+                copied = tokens.get(i).end();
+            }
+        }
+        return out.append(sql, copied, sql.length()).toString();
+    }
+
+    private static boolean isDigits(String word) {
+        for (int i = 0; i < word.length(); i++) {
+            if (word.charAt(i) < '0' || word.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return !word.isEmpty();
     }
 
     /** A value as a SQL literal the server reads as the same value of the same type. */

@@ -84,7 +84,7 @@ public final class SqlParser {
         }
         @SuppressWarnings("unchecked")
         List<Object> values = (List<Object>) normalized[1];
-        return new NormalizedStatement(parsed, values);
+        return new NormalizedStatement((String) normalized[0], parsed, values);
     }
 
     private ParsedStatement parseText(String sql) {

@@ -1,0 +1,69 @@
+package io.strata.rule.sharding;
+
+import io.strata.rule.RouteException;
+import io.strata.rule.sql.parser.ParameterInliner;
+import io.strata.rule.sql.parser.SqlParser;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The merge plans of SELECTs over several nodes, by their text with {@code ?} for values (a prepared statement's,
+ * or a text statement's normalized): a statement of a known shape is planned once, and each run writes its values
+ * into the planned text. The {@code ?} are numbered before planning, so a value keeps its place whatever the plan
+ * adds or moves. A shape that plans only with its values (LIMIT ?) is remembered as {@link #NONE}: planned per run.
+ */
+final class PlanCache {
+
+    /** A shape planned per run, with its values written in. */
+    static final SelectPlanner.Plan NONE = new SelectPlanner.Plan("", null);
+    private static final int MAX_ENTRIES = 4096;
+
+    private final SqlParser parser;
+    private final ConcurrentHashMap<String, SelectPlanner.Plan> plans = new ConcurrentHashMap<>();
+
+    PlanCache(SqlParser parser) {
+        this.parser = parser;
+    }
+
+    /** A shape that needs no merge: its units run the statement as it is. */
+    static final SelectPlanner.Plan NONE_NEEDED = new SelectPlanner.Plan("", null);
+
+    /** The plan of a shape, {@link #NONE} or {@link #NONE_NEEDED}. */
+    SelectPlanner.Plan plan(String template) {
+        SelectPlanner.Plan plan = plans.get(template);
+        if (plan == null) {
+            plan = planOf(template);
+            if (plans.size() >= MAX_ENTRIES) {
+                plans.clear(); // a bound, not an LRU: shapes are few in real applications
+            }
+            plans.put(template, plan);
+        }
+        return plan;
+    }
+
+    /** Whether a value stands anywhere but in the WHERE clause and joins, where the plan does not look. */
+    private static boolean marksOutsideWhere(PlainSelect select) {
+        return String.valueOf(select.getSelectItems()).contains("?")
+                || select.getGroupBy() != null && select.getGroupBy().toString().contains("?")
+                || select.getOrderByElements() != null && select.getOrderByElements().toString().contains("?")
+                || select.getHaving() != null && select.getHaving().toString().contains("?")
+                || select.getLimit() != null || select.getOffset() != null && select.getOffset().toString().contains("?");
+    }
+
+    private SelectPlanner.Plan planOf(String template) {
+        try {
+            if (parser == null || !(parser.parseUncached(ParameterInliner.numbered(template)).ast()
+                    instanceof PlainSelect select)) {
+                return NONE;
+            }
+            if (marksOutsideWhere(select)) {
+                return NONE; // ORDER BY 2 read as ORDER BY ?: a position, not a value; plan with the values
+            }
+            SelectPlanner.Plan plan = SelectPlanner.plan(select);
+            return plan == null ? NONE_NEEDED : plan;
+        } catch (RouteException e) {
+            return NONE; // planned again with the values: refused then, or planned (LIMIT ? has its number)
+        }
+    }
+}
