@@ -7,6 +7,7 @@ import io.strata.rule.QueryMerge.Function;
 import io.strata.rule.QueryMerge.Having;
 import io.strata.rule.QueryMerge.Operand;
 import io.strata.rule.QueryMerge.SortKey;
+import io.strata.rule.sql.parser.Names;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -243,8 +244,8 @@ final class SelectPlanner {
         int known = star < 0 ? items.size() : star;
         if (expression instanceof Column c && c.getTable() == null) {
             for (int i = 0; i < known; i++) {
-                String alias = items.get(i).getAlias() == null ? null : unquote(items.get(i).getAlias().getName());
-                if (alias != null && alias.equalsIgnoreCase(unquote(c.getColumnName()))) {
+                String alias = items.get(i).getAlias() == null ? null : Names.unquote(items.get(i).getAlias().getName());
+                if (alias != null && alias.equalsIgnoreCase(Names.unquote(c.getColumnName()))) {
                     return i;
                 }
             }
@@ -417,8 +418,5 @@ final class SelectPlanner {
         }
     }
 
-    private static String unquote(String name) {
-        return name.length() > 1 && name.charAt(0) == '`' ? name.substring(1, name.length() - 1) : name;
-    }
 
 }

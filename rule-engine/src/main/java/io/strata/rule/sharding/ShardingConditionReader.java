@@ -1,5 +1,6 @@
 package io.strata.rule.sharding;
 
+import io.strata.rule.sql.parser.Names;
 import io.strata.rule.sql.parser.Condition;
 import io.strata.rule.sql.parser.ParsedStatement;
 import io.strata.rule.sql.parser.StatementValues;
@@ -155,15 +156,12 @@ final class ShardingConditionReader {
             case null, default -> { }
         }
         for (FromItem item : from) {
-            if (item instanceof Table t && t.getName() != null && unquote(t.getName()).equalsIgnoreCase(table.logicalName())
+            if (item instanceof Table t && t.getName() != null && Names.unquote(t.getName()).equalsIgnoreCase(table.logicalName())
                     && t.getAlias() != null) {
-                names.add(unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT));
+                names.add(Names.unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT));
             }
         }
         return names;
     }
 
-    private static String unquote(String name) {
-        return name.length() > 1 && name.charAt(0) == '`' ? name.substring(1, name.length() - 1) : name;
-    }
 }

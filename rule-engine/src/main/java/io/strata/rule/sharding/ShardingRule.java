@@ -9,6 +9,7 @@ import io.strata.rule.RuleBinding;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.Names;
 import io.strata.rule.sql.parser.NormalizedStatement;
 import io.strata.rule.sql.parser.ParameterInliner;
 import io.strata.rule.sql.parser.ParsedStatement;
@@ -212,7 +213,7 @@ public final class ShardingRule implements RoutingRule {
             if (parsed.ast() instanceof net.sf.jsqlparser.statement.update.Update update) {
                 for (var set : update.getUpdateSets()) {
                     for (var column : set.getColumns()) {
-                        String name = unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
+                        String name = Names.unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
                         if (sharded.stream().anyMatch(t -> t.shardingColumns().contains(name))) {
                             throw refused("UPDATE of sharding column " + name + ": its rows would belong to another "
                                     + "shard; delete and insert them instead");
@@ -461,9 +462,6 @@ public final class ShardingRule implements RoutingRule {
         return count;
     }
 
-    private static String unquote(String name) {
-        return name.length() > 1 && name.charAt(0) == '`' ? name.substring(1, name.length() - 1) : name;
-    }
 
     static RouteException refused(String what) {
         return new RouteException(1235, "42000", "Strata's SHARDING rule cannot answer this exactly: " + what);
