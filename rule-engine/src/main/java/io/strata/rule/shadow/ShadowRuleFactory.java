@@ -3,6 +3,7 @@ package io.strata.rule.shadow;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
 import io.strata.config.YamlMap;
+import io.strata.rule.DataSourceNames;
 import io.strata.rule.Rule;
 import io.strata.rule.RuleFactory;
 import io.strata.rule.health.HealthRegistry;
@@ -36,43 +37,11 @@ public final class ShadowRuleFactory implements RuleFactory {
     public Rule create(DatabaseConfig database, RuleConfig config, String file, String path, HealthRegistry health) {
         YamlMap rule = YamlMap.of(file, path, config.props());
         rule.allowOnly(List.of("dataSources", "tables", "defaultShadowAlgorithmName", "shadowAlgorithms"));
-        Map<String, ShadowRule.Pair> pairs = pairs(rule, names(database));
+        Map<String, ShadowRule.Pair> pairs = pairs(rule, DataSourceNames.of(database).groupOf());
         Map<String, ShadowAlgorithm> algorithms = algorithms(rule);
         ShadowAlgorithm.SqlHint defaultHint = defaultAlgorithm(rule, algorithms);
         Map<String, ShadowRule.Table> tables = tables(rule, pairs, algorithms, defaultHint);
         return new ShadowRule(List.copyOf(pairs.values()), tables);
-    }
-
-    /**
-     * The names a pair may use: the data sources and the read/write groups of the database's rules, each mapped to
-     * the group it belongs to (a group, and a data source in no group, to itself). Routes name a group by its name,
-     * so a pair must too: a member's name is refused, naming the group.
-     */
-    private static Map<String, String> names(DatabaseConfig database) {
-        Map<String, String> names = new HashMap<>();
-        database.dataSources().keySet().forEach(name -> names.put(name, name));
-        for (RuleConfig other : database.rules()) {
-            if (other.type().equals("READWRITE_SPLITTING") && other.props().get("groups") instanceof List<?> groups) {
-                for (Object group : groups) {
-                    if (group instanceof Map<?, ?> map && map.get("name") instanceof String name) {
-                        names.put(name, name);
-                        members(map).forEach(member -> names.put(member, name));
-                    }
-                }
-            }
-        }
-        return names;
-    }
-
-    private static List<String> members(Map<?, ?> group) {
-        List<String> members = new ArrayList<>();
-        if (group.get("writeDataSource") instanceof String write) {
-            members.add(write);
-        }
-        if (group.get("readDataSources") instanceof List<?> reads) {
-            reads.forEach(read -> members.add(String.valueOf(read)));
-        }
-        return members;
     }
 
     private static Map<String, ShadowRule.Pair> pairs(YamlMap rule, Map<String, String> names) {

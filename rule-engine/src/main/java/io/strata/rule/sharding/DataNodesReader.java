@@ -1,6 +1,7 @@
 package io.strata.rule.sharding;
 
 import io.strata.config.YamlMap;
+import io.strata.rule.DataSourceNames;
 
 import java.util.ArrayList;
 import java.util.HashSet;

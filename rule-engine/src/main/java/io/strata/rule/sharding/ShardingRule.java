@@ -89,7 +89,7 @@ public final class ShardingRule implements RoutingRule {
         ShardedTable described = described(info);
         if (described != null) { // DESCRIBE, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE: its first node answers
             DataNode first = described.nodes().get(0);
-            return single(first, bound(List.of(described), first), info.sql(), "described by the first data node");
+            return single(bound(List.of(described), first), info.sql(), "described by the first data node");
         }
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
         // a text statement is read as the prepared one it would be: one cached parse for every literal
@@ -124,7 +124,7 @@ public final class ShardingRule implements RoutingRule {
     /** A statement being prepared: on the first node, for the parameters and columns its answer describes. */
     private RouteResult prepared(String sql, List<ShardedTable> sharded) {
         DataNode first = sharded.get(0).nodes().get(0);
-        return single(first, bound(sharded, first), sql, "prepared on the first data node");
+        return single(bound(sharded, first), sql, "prepared on the first data node");
     }
 
     /**
@@ -166,10 +166,13 @@ public final class ShardingRule implements RoutingRule {
         /** One node: the client's own statement (its bytes pass through) when renaming changes nothing. */
         RouteResult single(Map<String, String> renames) {
             String renamed = rename(sql, renames);
+            String dataSource = renames.get("");
             if (renamed.equals(sql)) {
-                return ShardingRule.this.single(null, renames, sql, null);
+                return ShardingRule.this.single(renames, new RouteUnit(dataSource), null);
             }
-            return ShardingRule.this.single(null, renames, inlined(), null);
+            String text = inlined();
+            return ShardingRule.this.single(renames, new RouteUnit(dataSource, text.equals(sql) ? renamed
+                    : rename(text, renames), List.of()), null);
         }
 
         RouteResult select() {
@@ -292,13 +295,15 @@ public final class ShardingRule implements RoutingRule {
     }
 
     /** One node: the client's own statement when renaming changes nothing (its bytes then pass through). */
-    private RouteResult single(DataNode node, Map<String, String> renames, String sql, String note) {
-        Map<String, String> r = renames != null ? renames : Map.of();
-        String dataSource = r.get("");
-        String renamed = rename(sql, r);
-        RouteUnit unit = renamed.equals(sql) ? new RouteUnit(dataSource)
-                : new RouteUnit(dataSource, renamed, List.of());
-        List<String> notes = new ArrayList<>(notes(List.of(r)));
+    private RouteResult single(Map<String, String> renames, String sql, String note) {
+        String renamed = rename(sql, renames);
+        return single(renames, renamed.equals(sql) ? new RouteUnit(renames.get(""))
+                : new RouteUnit(renames.get(""), renamed, List.of()), note);
+    }
+
+    /** One node running {@code unit}, with why. */
+    private RouteResult single(Map<String, String> renames, RouteUnit unit, String note) {
+        List<String> notes = new ArrayList<>(notes(List.of(renames)));
         if (note != null) {
             notes.add(note);
         }

@@ -3,6 +3,7 @@ package io.strata.rule.sharding;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
 import io.strata.config.YamlMap;
+import io.strata.rule.DataSourceNames;
 import io.strata.rule.sharding.TableRuleConfig.KeyGenerateConfig;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.strata.rule.sharding;
+package io.strata.rule;
 
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
@@ -13,16 +13,16 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The names a data node may use: the database's data sources and the READWRITE_SPLITTING groups of its rules. Routes
- * name a group by its name (the read/write rule places it), so a node must too: a member's name is refused, naming
+ * The names a rule may give a unit (a shadow pair, a sharding data node): the database's data sources and the READWRITE_SPLITTING groups of its rules. Routes
+ * name a group by its name (the read/write rule places it), so a rule must too: a member's name is refused, naming
  * its group.
  *
  * @param groupOf each usable name and member, mapped to the name routes use (a group's, or its own)
  * @param logical the names routes use, in the order of the data sources (a group where its first member is)
  */
-record DataSourceNames(Map<String, String> groupOf, List<String> logical) {
+public record DataSourceNames(Map<String, String> groupOf, List<String> logical) {
 
-    static DataSourceNames of(DatabaseConfig database) {
+    public static DataSourceNames of(DatabaseConfig database) {
         Map<String, String> groupOf = new HashMap<>();
         database.dataSources().keySet().forEach(name -> groupOf.put(name, name));
         for (RuleConfig other : database.rules()) {
@@ -52,7 +52,7 @@ record DataSourceNames(Map<String, String> groupOf, List<String> logical) {
     }
 
     /** The name, or an error at {@code key} of {@code owner} when routes cannot use it. */
-    String check(YamlMap owner, String key, String name, Object written) {
+    public String check(YamlMap owner, String key, String name, Object written) {
         String group = groupOf.get(name);
         if (group == null) {
             throw owner.error(key, "data sources or read/write groups of the file (one of "
