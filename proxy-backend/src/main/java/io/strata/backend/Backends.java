@@ -3,6 +3,7 @@ package io.strata.backend;
 import io.netty.channel.EventLoopGroup;
 import io.strata.backend.connection.BackendConnector;
 import io.strata.backend.connection.BackendPool;
+import io.strata.backend.deadlock.DeadlockDetector;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.StrataConfig;
@@ -18,6 +19,8 @@ public final class Backends implements AutoCloseable {
 
     private final BackendConnector connector;
     private final Map<String, Map<String, BackendPool>> pools = new LinkedHashMap<>();
+    /** Breaks cycles of lock waits across data sources; null with a single pool. */
+    private final DeadlockDetector deadlocks;
 
     public Backends(StrataConfig config, EventLoopGroup group) {
         this.connector = new BackendConnector(group);
@@ -27,6 +30,12 @@ public final class Backends implements AutoCloseable {
                         .put(dataSource.name(), new BackendPool(dataSource, connector, group));
             }
         }
+        this.deadlocks = DeadlockDetector.startIfNeeded(pools().values());
+    }
+
+    /** How many deadlocks across data sources were broken since the start. */
+    public long deadlocksBroken() {
+        return deadlocks == null ? 0 : deadlocks.broken();
     }
 
     /** Two lookups and no key building: this runs for every statement. */
@@ -53,6 +62,9 @@ public final class Backends implements AutoCloseable {
 
     @Override
     public void close() {
+        if (deadlocks != null) {
+            deadlocks.close();
+        }
         pools.values().forEach(ofDatabase -> ofDatabase.values().forEach(BackendPool::close));
     }
 

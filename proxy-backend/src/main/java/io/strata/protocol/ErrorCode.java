@@ -12,6 +12,7 @@ public enum ErrorCode {
     NO_SUCH_THREAD(1094, "HY000", "Unknown thread id: %s"),
     KILL_DENIED(1095, "HY000", "You are not owner of thread %s"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    DEADLOCK(1213, "40001", "Deadlock found when trying to get lock; try restarting transaction (%s)"),
     UNKNOWN_STMT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),

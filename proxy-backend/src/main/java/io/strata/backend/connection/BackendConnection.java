@@ -66,6 +66,10 @@ public final class BackendConnection {
      * connection in between, so no other session's statement ran there.
      */
     private int lease;
+    /** The client session (its connection id) this connection runs statements for; 0 while pooled. */
+    private volatile long heldBy;
+    /** Chosen to break a deadlock across servers: the statement it runs is being killed (see the deadlock package). */
+    private volatile boolean deadlockVictim;
     private final Map<String, String> variables = new HashMap<>();
     private volatile BackendPool pool;
     private final ResponseParser reusableParser = new ResponseParser(ResponseKind.STATUS, false);
@@ -555,6 +559,38 @@ public final class BackendConnection {
 
     void returned() {
         lease++;
+        heldBy = 0;
+        deadlockVictim = false;
+    }
+
+    /** The client session (its connection id) holding this connection, 0 for none: whose locks are whose. */
+    public long heldBy() {
+        return heldBy;
+    }
+
+    /** A session is about to run a statement here (a write only when the holder changes). */
+    public void heldBy(long session) {
+        if (heldBy != session) {
+            heldBy = session;
+        }
+    }
+
+    /** The deadlock check chose this connection's waiting statement to break a cycle of lock waits across servers. */
+    public void markDeadlockVictim() {
+        deadlockVictim = true;
+    }
+
+    public boolean deadlockVictim() {
+        return deadlockVictim;
+    }
+
+    /** Whether the connection was chosen as a deadlock victim since last asked (the mark goes). */
+    public boolean takeDeadlockVictim() {
+        if (!deadlockVictim) {
+            return false;
+        }
+        deadlockVictim = false;
+        return true;
     }
 
     /** Something untracked (a user variable, a temporary table, a lock...) now lives on this connection. */

@@ -202,6 +202,11 @@ public final class BackendPool implements AutoCloseable {
         }
     }
 
+    /** The pool's open connections, idle or lent, as of now. */
+    public synchronized List<BackendConnection> connections() {
+        return List.copyOf(all);
+    }
+
     public synchronized PoolStats stats() {
         int idleCount = idle.values().stream().flatMap(l -> l.queues.stream()).mapToInt(Deque::size).sum();
         return new PoolStats(name(), size(), all.size() - idleCount, idleCount, waiterCount);

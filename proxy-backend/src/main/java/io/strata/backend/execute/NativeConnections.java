@@ -77,6 +77,7 @@ final class NativeConnections {
 
     /** A command is about to run on the connection: the session holds it at least until the command ends. */
     void running(BackendConnection connection) {
+        connection.heldBy(session.connectionId());
         held.put(connection.pool(), connection);
         lastRan = connection;
     }
@@ -144,6 +145,31 @@ final class NativeConnections {
             }
         });
         return open;
+    }
+
+    /**
+     * Rolls the session's transaction back on every data source it reached (a deadlock ended it): on every
+     * connection the session holds and on {@code also}, since a statement killed with autocommit off leaves a
+     * transaction open that its lone error packet did not report. A connection that cannot be rolled back is closed,
+     * which ends its transaction too.
+     */
+    CompletableFuture<Void> rollBackAll(Collection<BackendConnection> also) {
+        java.util.Set<BackendConnection> all = new java.util.LinkedHashSet<>(held.values());
+        all.addAll(also);
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (BackendConnection connection : all) {
+            done.add(StateSync.run(connection, StateSync.command(connection.channel().alloc(),
+                    CommandType.COM_QUERY, "ROLLBACK")).handle((c, error) -> {
+                        if (error != null) {
+                            loop.execute(() -> {
+                                forget(connection);
+                                connection.pool().discard(connection);
+                            });
+                        }
+                        return null;
+                    }));
+        }
+        return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new));
     }
 
     /** Gives back every connection the session holds (it resets or leaves); resets those with state first. */

@@ -15,12 +15,15 @@ import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.backend.deadlock.DeadlockDetector;
 import io.strata.backend.result.ErrorResult;
 import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.Result;
 import io.strata.backend.result.UpdateResult;
 import io.strata.protocol.CommandType;
+import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
+import io.strata.protocol.ServerStatus;
 import io.strata.protocol.MySQLException;
 import io.strata.rule.MergePlan;
 import io.strata.rule.QueryMerge;
@@ -216,6 +219,14 @@ final class NativeFanOut {
             answers.add(new UnitAnswer(units.get(i).dataSource(), results.get(i).answer().join()));
         }
         Result combined = ResultMerger.merge(answers, merge, mergeOf(answers), MemoryBound.DEFAULT);
+        if (combined instanceof ErrorResult) {
+            for (NativeResult result : results) {
+                ErrPacket deadlock = DeadlockDetector.victimError(result.connection());
+                if (deadlock != null) {
+                    combined = new ErrorResult(deadlock);
+                }
+            }
+        }
         if (combined instanceof UpdateResult update && insertId != 0) {
             combined = new UpdateResult(update.affectedRows(), insertId, update.statusFlags(), update.warnings(),
                     update.info());
@@ -241,6 +252,24 @@ final class NativeFanOut {
     /** Every unit's response has ended: the session follows what happened, and each connection is kept or goes. */
     private void settle(List<NativeResult> results, Result merged, ResultWriter out) {
         session.running(null);
+        boolean deadlocked = false;
+        for (NativeResult result : results) {
+            deadlocked |= result.connection().takeDeadlockVictim();
+        }
+        if (deadlocked && merged instanceof ErrorResult) {
+            // the deadlock check killed a unit to break a cycle across data sources: the whole transaction goes
+            List<BackendConnection> ran = results.stream().map(NativeResult::connection).distinct().toList();
+            connections.rollBackAll(ran).whenComplete((ignored, error) -> onLoop(() -> {
+                session.statusFlags(session.statusFlags() & ~ServerStatus.IN_TRANS);
+                connections.releaseWarningsOnly(ran.stream().map(BackendConnection::pool).toList());
+                keepOrRelease(results, merged, out);
+            }));
+            return;
+        }
+        keepOrRelease(results, merged, out);
+    }
+
+    private void keepOrRelease(List<NativeResult> results, Result merged, ResultWriter out) {
         SqlStatementInfo info = command.info();
         session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
         session.counted(info, merged instanceof UpdateResult update ? update.affectedRows() : -1,

@@ -11,6 +11,7 @@ import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.backend.Backends;
+import io.strata.backend.deadlock.DeadlockDetector;
 import io.strata.backend.relay.RelayListener;
 import io.strata.protocol.command.ComStmtExecute;
 import io.strata.protocol.CommandType;
@@ -351,7 +352,7 @@ public final class RelayRunner implements StatementRunner {
                 error -> broken(connection, error, next, retry),
                 retry == null ? null : summary -> shutDown(connection, summary, next, retry),
                 kind == ResponseKind.QUERY ? listener -> onLoop(next, () -> sendLocalFile(connection, listener))
-                        : null));
+                        : null, () -> DeadlockDetector.victimError(connection)));
     }
 
     /**
@@ -421,6 +422,10 @@ public final class RelayRunner implements StatementRunner {
             followVariables(connection, info.trackedVariables());
             return;
         }
+        if (connection.takeDeadlockVictim() && summary.failed()) {
+            rollBackDeadlocked(connection);
+            return;
+        }
         if (summary.failed() && (connection.inTransaction() || !session.autocommit())) {
             readStatus(connection);
             return;
@@ -436,6 +441,18 @@ public final class RelayRunner implements StatementRunner {
         }
         connections.keepOrRelease(connection);
         completion.done();
+    }
+
+    /**
+     * The deadlock check killed the session's waiting statement to break a cycle across data sources (the client has
+     * 1213): as InnoDB does for its own deadlocks, the whole transaction goes, on every data source it reached.
+     */
+    private void rollBackDeadlocked(BackendConnection connection) {
+        connections.rollBackAll(List.of(connection)).whenComplete((ignored, error) -> onLoop(() -> {
+            session.statusFlags(session.statusFlags() & ~ServerStatus.IN_TRANS);
+            connections.releaseWarningsOnly(List.of(connection.pool()));
+            settle(connection);
+        }));
     }
 
     /**

@@ -5,9 +5,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.protocol.ErrPacket;
 import io.strata.protocol.MySQLException;
 
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -25,6 +27,8 @@ public final class RelayListener implements ResponseListener {
     private final Consumer<Throwable> onFailure;
     private final Consumer<ResponseSummary> onShutdown;
     private final Consumer<RelayListener> onLocalInfile;
+    /** An error the client gets in place of the backend's, when the answer is one; null for none. */
+    private final Supplier<ErrPacket> errorInstead;
     /** The sequence id of the last packet relayed to the client (backend loop only). */
     private int lastSequenceId = -1;
     /**
@@ -46,10 +50,12 @@ public final class RelayListener implements ResponseListener {
      *                   never sees; null to relay such errors like any other
      * @param onLocalInfile when the server asks for the client's file (LOAD DATA LOCAL INFILE): starts sending it;
      *                      null where no file can be asked for
+     * @param errorInstead when the answer is an error, asked for one to send in its place (null: the backend's goes)
      */
     public RelayListener(Channel client, ChannelOutboundInvoker clientWire, UnaryOperator<ByteBuf> tap,
                   Consumer<ResponseSummary> onComplete, Consumer<Throwable> onFailure,
-                  Consumer<ResponseSummary> onShutdown, Consumer<RelayListener> onLocalInfile) {
+                  Consumer<ResponseSummary> onShutdown, Consumer<RelayListener> onLocalInfile,
+                  Supplier<ErrPacket> errorInstead) {
         this.client = client;
         this.clientWire = clientWire;
         this.tap = tap;
@@ -57,6 +63,7 @@ public final class RelayListener implements ResponseListener {
         this.onFailure = onFailure;
         this.onShutdown = onShutdown;
         this.onLocalInfile = onLocalInfile;
+        this.errorInstead = errorInstead;
     }
 
     @Override
@@ -84,11 +91,32 @@ public final class RelayListener implements ResponseListener {
             packets.release();
             return;
         }
+        if (this.lastSequenceId < 0 && errorInstead != null && isError(packets)) {
+            packets = replaced(packets, lastSequenceId);
+        }
         this.lastSequenceId = lastSequenceId;
         if (clientLastSequenceId >= 0) {
             clientLastSequenceId = -1; // the server's answer to the file: its packets come last now
         }
         clientWire.write(packets, client.voidPromise());
+    }
+
+    private static boolean isError(ByteBuf packet) {
+        return packet.readableBytes() > 4 && packet.getUnsignedByte(packet.readerIndex() + 4) == ErrPacket.HEADER;
+    }
+
+    /** The error the client gets instead of the backend's one-packet answer {@code error}, if one is given. */
+    private ByteBuf replaced(ByteBuf error, int sequenceId) {
+        ErrPacket instead = errorInstead.get();
+        if (instead == null) {
+            return error;
+        }
+        ByteBuf packet = client.alloc().buffer();
+        packet.writeMediumLE(0).writeByte(sequenceId);
+        instead.encode(packet);
+        packet.setMediumLE(0, packet.readableBytes() - 4);
+        error.release();
+        return packet;
     }
 
     /**
