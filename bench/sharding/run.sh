@@ -404,8 +404,9 @@ start_mariadb() {
         die "MariaDB did not start (log: $dir/error.log)"
     fi
 
+    # PROCESS: Strata reads the server's lock waits with it, to break deadlocks across the shards
     local drops sql="CREATE DATABASE sbtest; CREATE USER 'sbtest'@'%' IDENTIFIED BY 'sbtest';
-        GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'%';"
+        GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'%'; GRANT PROCESS ON *.* TO 'sbtest'@'%';"
     for ((k = 0; k < SHARDS; k++)); do
         sql="$sql CREATE DATABASE sbtest_$k; GRANT ALL PRIVILEGES ON sbtest_$k.* TO 'sbtest'@'%';"
     done

@@ -148,6 +148,15 @@ public final class RelayRunner implements StatementRunner {
      */
     @Override
     public void runStatement(Command command, PreparedStatement statement) {
+        if (command.kind() == ResponseKind.QUERY && statement.info() != null && statement.info().endsTransaction()) {
+            List<BackendConnection> open = connections.inTransaction();
+            if (reachesOthers(open, command)) {
+                // a prepared COMMIT, ROLLBACK, BEGIN...: to every data source the transaction reached, as run() does
+                List<RouteUnit> units = open.stream().map(c -> new RouteUnit(c.dataSource())).toList();
+                fanOut(command, new RouteResult(units, ResultMerge.ONE_COPY, false), statement);
+                return;
+            }
+        }
         withConnection(command, statement, error -> { }, again -> runStatement(again, statement), connection -> {
             boolean cursorRequested = command.kind() == ResponseKind.QUERY
                     && ComStmtExecute.opensCursor(command.payload());

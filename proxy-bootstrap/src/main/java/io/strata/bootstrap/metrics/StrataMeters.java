@@ -50,6 +50,8 @@ final class StrataMeters implements MeterBinder {
     public void bindTo(MeterRegistry registry) {
         bindClients(registry);
         backends.pools().forEach((key, pool) -> bindPool(registry, key.substring(0, key.indexOf('/')), pool));
+        FunctionCounter.builder("strata.deadlocks.broken", backends, Backends::deadlocksBroken)
+                .description("deadlocks across data sources Strata broke (a victim got 1213)").register(registry);
         for (String database : databases) {
             health.statuses(database).forEach(status -> bindHealth(registry, status));
         }

@@ -24,6 +24,8 @@ public final class ShardedTable {
     /** The tables on each data source, data sources in node order. */
     private final Map<String, List<String>> tablesByDataSource = new LinkedHashMap<>();
     private final Map<DataNode, Integer> positions = new HashMap<>();
+    private final List<String> dataSources;
+    private final String lowerName;
 
     ShardedTable(TableRuleConfig config, RoutingStrategy databaseStrategy, RoutingStrategy tableStrategy,
                  Optional<KeyGeneration> keyGeneration) {
@@ -39,6 +41,13 @@ public final class ShardedTable {
             tablesByDataSource.computeIfAbsent(node.dataSource(), ds -> new ArrayList<>()).add(node.table());
             positions.put(node, positions.size());
         }
+        this.dataSources = List.copyOf(tablesByDataSource.keySet());
+        this.lowerName = config.logicalName().toLowerCase(Locale.ROOT);
+    }
+
+    /** The logical name in lower case: how statements' renames key it. */
+    String lowerName() {
+        return lowerName;
     }
 
     /** As configured (compare ignoring case). */
@@ -67,7 +76,7 @@ public final class ShardedTable {
 
     /** The data sources its nodes are on, in node order. */
     public List<String> dataSources() {
-        return List.copyOf(tablesByDataSource.keySet());
+        return dataSources;
     }
 
     /** Where the node sits in {@link #nodes()}, or -1. */
@@ -81,8 +90,17 @@ public final class ShardedTable {
      */
     List<DataNode> route(ShardingConditions conditions, HintValues hints) {
         String name = logicalName();
-        List<String> dataSources = databaseStrategy.route(List.copyOf(tablesByDataSource.keySet()), name, conditions,
+        List<String> dataSources = databaseStrategy.route(this.dataSources, name, conditions,
                 hints.databaseValues());
+        if (dataSources.size() == 1) { // a point's route: no set to build
+            String dataSource = dataSources.get(0);
+            List<String> tables = tableStrategy.route(tablesByDataSource.get(dataSource), name, conditions,
+                    hints.tableValues());
+            if (tables.size() == 1) {
+                DataNode node = new DataNode(dataSource, tables.get(0));
+                return positions.containsKey(node) ? List.of(node) : List.of();
+            }
+        }
         Set<DataNode> chosen = new LinkedHashSet<>();
         for (String dataSource : dataSources) {
             List<String> tables = tableStrategy.route(tablesByDataSource.get(dataSource), name, conditions,

@@ -6,6 +6,7 @@ import io.strata.rule.sql.parser.ParsedStatement;
 import io.strata.rule.sql.parser.StatementValues;
 import io.strata.rule.sql.parser.Value;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -16,7 +17,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads a statement's WHERE as the sharding conditions of one table: an OR of AND branches of comparisons of its
@@ -28,42 +31,82 @@ final class ShardingConditionReader {
 
     /** Beyond this many OR branches the conditions are not worth expanding: every node. */
     private static final int MAX_BRANCHES = 64;
+    /** Shapes of statement whose conditions are kept read; past it the cache starts again. */
+    private static final int MAX_SHAPES = 4096;
 
-    private record Atom(String column, Condition.Op op, List<Comparable<?>> values) {
+    /** A comparison of a sharding column with values, each known or a parameter's (bound per execution). */
+    private record Atom(String column, Condition.Op op, List<Value> values) {
     }
 
-    private ShardingConditionReader() {
+    private record Shape(Statement ast, ShardedTable table) {
     }
+
+    /**
+     * The conditions of each statement shape and table, read once: a statement is parsed once per text (or, for
+     * text statements, per normalized shape), so its WHERE need not be walked again for each execution; only the
+     * parameters' values change.
+     */
+    private final Map<Shape, List<List<Atom>>> shapes = new ConcurrentHashMap<>();
 
     /** The OR branches of {@code table}'s conditions, {@code ?} read as {@code params}' values. */
-    static List<ShardingConditions> branches(ParsedStatement parsed, List<Object> params, ShardedTable table,
-                                             List<ShardedTable> named) {
-        Condition where = StatementValues.where(parsed, params);
-        if (where == null) {
-            return List.of(ShardingConditions.none());
+    List<ShardingConditions> branches(ParsedStatement parsed, List<Object> params, ShardedTable table,
+                                      List<ShardedTable> named) {
+        List<List<Atom>> dnf = parsed.ast() == null ? read(parsed, table, named)
+                : shapes.get(new Shape(parsed.ast(), table));
+        if (dnf == null) {
+            if (shapes.size() >= MAX_SHAPES) {
+                shapes.clear();
+            }
+            dnf = read(parsed, table, named);
+            shapes.put(new Shape(parsed.ast(), table), dnf);
         }
-        Set<String> qualifiers = qualifiers(parsed, table);
-        boolean only = named.size() == 1;
-        List<List<Atom>> dnf = dnf(where, table, qualifiers, only);
         List<ShardingConditions> branches = new ArrayList<>(dnf.size());
         for (List<Atom> branch : dnf) {
             ShardingConditions conditions = ShardingConditions.none();
             for (Atom atom : branch) {
+                List<Comparable<?>> values = bind(atom.values(), params);
+                if (values == null) {
+                    continue; // a value sharding cannot compare: this comparison constrains nothing
+                }
                 conditions = switch (atom.op()) {
-                    case EQ -> conditions.withValue(atom.column(), atom.values().get(0));
-                    case IN -> conditions.withValues(atom.column(), atom.values());
+                    case EQ -> conditions.withValue(atom.column(), values.get(0));
+                    case IN -> conditions.withValues(atom.column(), values);
                     case BETWEEN -> conditions.withRange(atom.column(),
-                            ShardingRange.between(atom.values().get(0), atom.values().get(1)));
-                    case LT -> conditions.withRange(atom.column(), ShardingRange.lessThan(atom.values().get(0)));
-                    case LE -> conditions.withRange(atom.column(), ShardingRange.atMost(atom.values().get(0)));
-                    case GT -> conditions.withRange(atom.column(), ShardingRange.greaterThan(atom.values().get(0)));
-                    case GE -> conditions.withRange(atom.column(), ShardingRange.atLeast(atom.values().get(0)));
+                            ShardingRange.between(values.get(0), values.get(1)));
+                    case LT -> conditions.withRange(atom.column(), ShardingRange.lessThan(values.get(0)));
+                    case LE -> conditions.withRange(atom.column(), ShardingRange.atMost(values.get(0)));
+                    case GT -> conditions.withRange(atom.column(), ShardingRange.greaterThan(values.get(0)));
+                    case GE -> conditions.withRange(atom.column(), ShardingRange.atLeast(values.get(0)));
                     default -> conditions;
                 };
             }
             branches.add(conditions);
         }
         return branches;
+    }
+
+    /** The statement's WHERE as comparisons of {@code table}'s sharding columns, parameters left unbound. */
+    private static List<List<Atom>> read(ParsedStatement parsed, ShardedTable table, List<ShardedTable> named) {
+        Condition where = StatementValues.where(parsed, List.of());
+        if (where == null) {
+            return List.of(List.of());
+        }
+        return dnf(where, table, qualifiers(parsed, table), named.size() == 1);
+    }
+
+    /** The values an execution gives the atom, or null when one is not a value sharding can compare. */
+    private static List<Comparable<?>> bind(List<Value> values, List<Object> params) {
+        List<Comparable<?>> bound = new ArrayList<>(values.size());
+        for (Value value : values) {
+            Value known = value instanceof Value.Unbound unbound && unbound.index() <= params.size()
+                    ? new Value.Known(params.get(unbound.index() - 1)) : value;
+            Comparable<?> comparable = comparable(known);
+            if (comparable == null) {
+                return null;
+            }
+            bound.add(comparable);
+        }
+        return bound;
     }
 
     private static List<List<Atom>> dnf(Condition condition, ShardedTable table, Set<String> qualifiers,
@@ -107,15 +150,12 @@ final class ShardingConditionReader {
         if (compare.table() == null ? !only : !qualifiers.contains(compare.table().toLowerCase(Locale.ROOT))) {
             return null; // unqualified in a join, or another table's column: says nothing of this one
         }
-        List<Comparable<?>> values = new ArrayList<>(compare.values().size());
         for (Value value : compare.values()) {
-            Comparable<?> known = comparable(value);
-            if (known == null) {
+            if (!(value instanceof Value.Unbound) && comparable(value) == null) {
                 return null;
             }
-            values.add(known);
         }
-        return new Atom(column, compare.op(), values);
+        return new Atom(column, compare.op(), List.copyOf(compare.values()));
     }
 
     /** A value sharding can compare, or null (NULL, bytes, unread): no constraint. */

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * SHARDING: each configured logical table is split over data nodes (a data source's actual table), as
@@ -43,6 +44,11 @@ public final class ShardingRule implements RoutingRule {
     private final Set<String> broadcast;
     private final SqlParser parser;
     private final PlanCache plans;
+    private final ShardingConditionReader conditions = new ShardingConditionReader();
+    /** The renames of each node of a statement that names one sharded table (as many as there are nodes). */
+    private final Map<DataNode, Map<String, String>> alone = new ConcurrentHashMap<>();
+    /** The route of the client's own statement to one node, by its renames (as many as there are nodes). */
+    private final Map<Map<String, String>, RouteResult> passthrough = new ConcurrentHashMap<>();
 
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
         this.database = database;
@@ -168,7 +174,8 @@ public final class ShardingRule implements RoutingRule {
             String renamed = rename(sql, renames);
             String dataSource = renames.get("");
             if (renamed.equals(sql)) {
-                return ShardingRule.this.single(renames, new RouteUnit(dataSource), null);
+                return passthrough.computeIfAbsent(renames, r -> ShardingRule.this.single(r,
+                        new RouteUnit(dataSource), null));
             }
             String text = inlined();
             return ShardingRule.this.single(renames, new RouteUnit(dataSource, text.equals(sql) ? renamed
@@ -251,7 +258,7 @@ public final class ShardingRule implements RoutingRule {
         /** The renames of each node the statement touches: its tables' actual names, and "" for its data source. */
         private List<Map<String, String>> nodes() {
             ShardedTable first = sharded.get(0);
-            List<DataNode> nodes = tables.nodes(first, ShardingConditionReader.branches(parsed, params, first, sharded));
+            List<DataNode> nodes = tables.nodes(first, conditions.branches(parsed, params, first, sharded));
             List<Map<String, String>> out = new ArrayList<>(nodes.size());
             for (DataNode node : nodes) {
                 Map<String, String> renames = bound(sharded, node);
@@ -270,7 +277,7 @@ public final class ShardingRule implements RoutingRule {
             for (int i = 1; i < sharded.size(); i++) {
                 ShardedTable other = sharded.get(i);
                 DataNode node = new DataNode(renames.get(""), renames.get(other.logicalName().toLowerCase(Locale.ROOT)));
-                if (!tables.nodes(other, ShardingConditionReader.branches(parsed, params, other, sharded)).contains(node)) {
+                if (!tables.nodes(other, conditions.branches(parsed, params, other, sharded)).contains(node)) {
                     return false;
                 }
             }
@@ -280,6 +287,10 @@ public final class ShardingRule implements RoutingRule {
 
     /** The renames of a node and of the tables bound to it at the same position. */
     private Map<String, String> bound(List<ShardedTable> sharded, DataNode node) {
+        if (sharded.size() == 1) { // a statement of one table: the same few maps again and again
+            return alone.computeIfAbsent(node, n -> Map.of("", n.dataSource(), sharded.get(0).lowerName(),
+                    n.table()));
+        }
         Map<String, String> renames = new LinkedHashMap<>();
         renames.put("", node.dataSource());
         renames.put(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table());

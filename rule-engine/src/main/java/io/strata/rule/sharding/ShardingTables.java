@@ -92,6 +92,9 @@ public final class ShardingTables {
             throw new IllegalArgumentException("no OR branch: a statement without conditions is "
                     + "List.of(ShardingConditions.none())");
         }
+        if (orBranches.size() == 1) {
+            return table.route(orBranches.get(0), hints);
+        }
         Set<DataNode> touched = new LinkedHashSet<>();
         for (ShardingConditions branch : orBranches) {
             touched.addAll(table.route(branch, hints));

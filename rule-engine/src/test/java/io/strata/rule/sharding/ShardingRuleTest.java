@@ -88,6 +88,16 @@ class ShardingRuleTest {
     }
 
     @Test
+    void preparedWritesWithTheirKeysAsParametersReachOneNode() {
+        assertEquals(List.of("ds_1: UPDATE `t_order_0` SET status = 'paid' WHERE user_id = 3 AND order_id = 10"),
+                units(route("UPDATE t_order SET status = ? WHERE user_id = ? AND order_id = ?", "paid", 3, 10L)));
+        assertEquals(List.of("ds_1: DELETE FROM `t_order_0` WHERE user_id = 3 AND order_id = 10"),
+                units(route("DELETE FROM t_order WHERE user_id = ? AND order_id = ?", 3, 10)));
+        assertEquals(1, route("INSERT INTO t_order (order_id, user_id, status) VALUES (?, ?, ?)", 10, 3, "new")
+                .units().size());
+    }
+
+    @Test
     void aConditionOnBothShardingColumnsReachesOneNode() {
         assertEquals(List.of("ds_1: SELECT * FROM `t_order_0` WHERE user_id = 3 AND order_id = 10"),
                 units(route("SELECT * FROM t_order WHERE user_id = 3 AND order_id = 10")));

@@ -31,12 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two sessions whose transactions reach both servers of a sharded table, each waiting for a row lock the other holds
- * on the other server: neither InnoDB sees a cycle, so without Strata both would wait for innodb_lock_wait_timeout.
- * Strata's deadlock check breaks it as InnoDB breaks its own: the younger transaction gets 1213 and is rolled back on
- * both servers, the other goes on and commits. What happened is read on the servers themselves.
+ * Transactions over both servers of a sharded table. One that ends with a prepared COMMIT ends on both. Two
+ * sessions whose transactions each wait for a row lock the other holds on the other server form a cycle neither
+ * InnoDB sees, so without Strata both would wait for innodb_lock_wait_timeout: Strata's deadlock check breaks it as
+ * InnoDB breaks its own, the younger transaction gets 1213 and is rolled back on both servers, the other goes on and
+ * commits. What happened is read on the servers themselves.
  */
-class CrossServerDeadlockIT {
+class ShardedTransactionIT {
 
     private static final String SCHEMA_A = "dl_a";
     private static final String SCHEMA_B = "dl_b";
@@ -103,6 +104,29 @@ class CrossServerDeadlockIT {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void aPreparedCommitEndsTheTransactionOnEveryServerItReached() throws SQLException {
+        try (Connection c = connect(Driver.MARIADB, true)) { // the MariaDB driver prepares BEGIN and COMMIT too
+            execute(c, "BEGIN");
+            update(c, 0); // server A
+            update(c, 1); // server B
+            execute(c, "COMMIT");
+            assertEquals(List.of(1, 1), values(), "both rows committed, as other sessions see them");
+            execute(c, "BEGIN");
+            update(c, 2);
+            update(c, 3);
+            execute(c, "ROLLBACK");
+            assertEquals(0, value(serverA, SCHEMA_A, 2));
+            assertEquals(0, value(serverB, SCHEMA_B, 3));
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.execute();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Driver.class)
     void theYoungerOfTwoTransactionsWaitingForEachOtherAcrossServersGets1213AndIsRolledBackOnBoth(Driver driver)
@@ -113,6 +137,7 @@ class CrossServerDeadlockIT {
             update(older, 0); // locks row 0 on server A
             Thread.sleep(1100); // trx_started has a resolution of one second: the other is younger
             update(younger, 1); // locks row 1 on server B
+            long brokenBefore = strata.backends().deadlocksBroken();
             long started = System.nanoTime();
             CompletableFuture<SQLException> olderWaits = CompletableFuture.supplyAsync(() -> tryUpdate(older, 1));
             Thread.sleep(200);
@@ -125,6 +150,7 @@ class CrossServerDeadlockIT {
             assertEquals("40001", youngerFailed.getSQLState());
             assertEquals(null, olderFailed, "the older transaction goes on");
             assertTrue(millis < 5000, "broken in " + millis + " ms, not at innodb_lock_wait_timeout");
+            assertTrue(strata.backends().deadlocksBroken() > brokenBefore, "counted in strata_deadlocks_broken");
             older.commit();
 
             // the younger's first update (row 1 on B) was rolled back; the older's two stay
