@@ -121,6 +121,28 @@ class ShardedTransactionIT {
         }
     }
 
+    /** Thousands of rows from each server: the merge starts while the servers' answers are still being read. */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void anAnswerOfManyRowsFromBothServersIsMergedWhole(Driver driver) throws SQLException {
+        String rows = "SET SESSION max_recursive_iterations = 100000; INSERT INTO t_acct WITH RECURSIVE s(n) AS "
+                + "(SELECT 4 UNION ALL SELECT n + 1 FROM s WHERE n < 20003) SELECT n, n FROM s WHERE MOD(n, 2) = %d";
+        serverA.execute(SCHEMA_A, "strata", "strata", rows.formatted(0).split("; "));
+        serverB.execute(SCHEMA_B, "strata", "strata", rows.formatted(1).split("; "));
+        try (Connection c = connect(driver, true); PreparedStatement st = c.prepareStatement(
+                "SELECT id, v FROM t_acct WHERE id >= ? ORDER BY id DESC")) {
+            st.setInt(1, 0);
+            try (ResultSet rs = st.executeQuery()) {
+                int expected = 20003;
+                while (rs.next()) {
+                    assertEquals(expected, rs.getInt(1));
+                    expected--;
+                }
+                assertEquals(-1, expected, "every row of both servers, in order");
+            }
+        }
+    }
+
     private static void execute(Connection c, String sql) throws SQLException {
         try (PreparedStatement st = c.prepareStatement(sql)) {
             st.execute();

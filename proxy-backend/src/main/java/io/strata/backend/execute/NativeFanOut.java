@@ -39,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs a route of several units over native connections: each unit's statement on its data source's connection
@@ -154,6 +155,9 @@ final class NativeFanOut {
     /**
      * Sends each data source's first unit, and each later one when the one before it has been read (the
      * connection then holds only rows it already read), then merges and writes their answers on a virtual thread.
+     * The merge starts once every unit's response has been read, or as soon as one unit's rows fill their queue: a
+     * merge that ran alongside the reading would hand each row from the backend's loop to its thread, a wake-up
+     * per row.
      */
     private void send(List<BackendConnection> ready) {
         if (completion.closed()) {
@@ -172,14 +176,25 @@ final class NativeFanOut {
                 results[index] = new NativeResult(connection, binary && !units.get(index).rewritten(),
                         k == indexes.size() - 1);
             }
-            sendInTurn(connection, indexes, results, 0);
+        }
+        ResultWriter out = completion.results(command.next(), binary);
+        List<NativeResult> all = List.of(results);
+        AtomicBoolean started = new AtomicBoolean();
+        Runnable merge = () -> {
+            if (started.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("strata-merge-", session.connectionId()).start(() -> mergeAndWrite(all, out));
+            }
+        };
+        all.forEach(result -> result.onPause(merge));
+        c = 0;
+        for (List<Integer> indexes : byDataSource.values()) {
+            sendInTurn(ready.get(c++), indexes, results, 0);
         }
         command.payload().release();
         session.running(() -> CompletableFuture.allOf(ready.stream().map(StateSync::killQuery)
                 .toArray(CompletableFuture[]::new)));
-        ResultWriter out = completion.results(command.next(), binary);
-        List<NativeResult> all = List.of(results);
-        Thread.ofVirtual().name("strata-merge-", session.connectionId()).start(() -> mergeAndWrite(all, out));
+        CompletableFuture.allOf(all.stream().map(NativeResult::ended).toArray(CompletableFuture[]::new))
+                .whenComplete((ignored, error) -> merge.run());
     }
 
     /** Runs the {@code k}th unit of a connection, and the next once its response has ended. */

@@ -53,6 +53,8 @@ final class NativeResult implements ResponseListener, QueryResult {
     private List<byte[]> definitions;
     private List<ColumnMetadata> columns;
     private volatile boolean paused;
+    /** Told (once, on the connection's loop) when the queue first fills and the connection stops reading. */
+    private volatile Runnable onPause;
     private volatile boolean closed;
     private volatile int statusFlags;
     private volatile int warnings;
@@ -84,6 +86,14 @@ final class NativeResult implements ResponseListener, QueryResult {
 
     BackendConnection connection() {
         return connection;
+    }
+
+    /** {@code action} runs when a full queue first stops the connection reading (at once if it already has). */
+    void onPause(Runnable action) {
+        onPause = action;
+        if (paused) {
+            action.run();
+        }
     }
 
     @Override
@@ -164,6 +174,10 @@ final class NativeResult implements ResponseListener, QueryResult {
             return true;
         }
         paused = true;
+        Runnable action = onPause;
+        if (action != null) {
+            action.run();
+        }
         return false;
     }
 
