@@ -1,17 +1,16 @@
 package io.strata.backend.deadlock;
 
+import io.strata.backend.jdbc.ServerConnections;
 import io.strata.config.DataSourceConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * One server's InnoDB lock waits, read over a JDBC connection of its own (kept between reads, opened again after a
@@ -104,14 +103,7 @@ final class ServerLocks implements AutoCloseable {
         if (connection != null) {
             return connection;
         }
-        Properties props = new Properties();
-        props.setProperty("user", dataSource.username());
-        props.setProperty("password", dataSource.password());
-        props.setProperty("connectTimeout", String.valueOf(TIMEOUT_MILLIS));
-        props.setProperty("socketTimeout", String.valueOf(TIMEOUT_MILLIS));
-        props.setProperty("allowPublicKeyRetrieval", "true"); // a caching_sha2_password account without TLS
-        String host = dataSource.host().contains(":") ? "[" + dataSource.host() + "]" : dataSource.host();
-        connection = DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/", props);
+        connection = ServerConnections.open(dataSource, dataSource.username(), dataSource.password(), TIMEOUT_MILLIS);
         return connection;
     }
 

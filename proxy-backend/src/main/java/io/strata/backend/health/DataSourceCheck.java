@@ -1,5 +1,6 @@
 package io.strata.backend.health;
 
+import io.strata.backend.jdbc.ServerConnections;
 import io.strata.config.DataSourceConfig;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.health.GtidPosition;
@@ -8,12 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.Statement;
-import java.util.Properties;
 
 /**
  * One check of one data source over its own JDBC connection (kept open between checks, opened again after a
@@ -128,16 +127,9 @@ final class DataSourceCheck implements AutoCloseable {
         if (connection != null && !connection.isClosed()) {
             return connection;
         }
-        Properties props = new Properties();
         boolean own = watch.check().username() == null;
-        props.setProperty("user", own ? dataSource.username() : watch.check().username());
-        props.setProperty("password", own ? dataSource.password() : watch.check().password());
-        props.setProperty("connectTimeout", String.valueOf(watch.check().timeoutMillis()));
-        props.setProperty("socketTimeout", String.valueOf(watch.check().timeoutMillis()));
-        props.setProperty("allowPublicKeyRetrieval", "true"); // a caching_sha2_password account without TLS
-        String host = dataSource.host().contains(":") ? "[" + dataSource.host() + "]" : dataSource.host();
-        // No schema: the monitor account needs no rights on the data, and a dropped schema is not a dead server.
-        connection = DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/", props);
+        connection = ServerConnections.open(dataSource, own ? dataSource.username() : watch.check().username(),
+                own ? dataSource.password() : watch.check().password(), watch.check().timeoutMillis());
         mariaDb = connection.getMetaData().getDatabaseProductVersion().contains("MariaDB");
         return connection;
     }
