@@ -2,10 +2,6 @@ package io.strata.it;
 
 import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
-import io.strata.config.DataSourceConfig;
-import io.strata.config.DatabaseConfig;
-import io.strata.config.RuleConfig;
-import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.it.StrataFixture.Driver;
 import org.junit.jupiter.api.AfterAll;
@@ -13,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.yaml.snakeyaml.Yaml;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,9 +17,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -120,21 +113,7 @@ class ShardingIT {
     }
 
     private static StrataConfig config() {
-        StrataConfig defaults = StrataFixture.config(ServerConfig.NATIVE_PASSWORD, serverA, Map.of(), "strata");
-        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
-        dataSources.put("ds_0", DataSourceConfig.of("ds_0", serverA.jdbcUrl(SCHEMA_A), "strata", "strata",
-                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
-        dataSources.put("ds_1", DataSourceConfig.of("ds_1", serverB.jdbcUrl(SCHEMA_B), "strata", "strata",
-                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
-        List<RuleConfig> rules = new ArrayList<>();
-        for (Object rule : (List<?>) new Yaml().load(RULES)) {
-            Map<String, Object> props = new LinkedHashMap<>();
-            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
-            rules.add(new RuleConfig((String) props.remove("type"), props));
-        }
-        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(defaults.databases());
-        databases.put("shop", new DatabaseConfig("shop", dataSources, rules));
-        return new StrataConfig(defaults.server(), databases);
+        return StrataFixture.shop(serverA, SCHEMA_A, serverB, SCHEMA_B, RULES);
     }
 
     /** 200 orders of 13 users, two items each, 200 ids over both ranges, a dictionary. */

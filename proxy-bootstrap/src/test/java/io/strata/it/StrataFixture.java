@@ -4,15 +4,19 @@ import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
 import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 
 import org.junit.jupiter.params.provider.Arguments;
 
+import org.yaml.snakeyaml.Yaml;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +72,29 @@ final class StrataFixture implements AutoCloseable {
         Map<String, DatabaseConfig> databases = new LinkedHashMap<>(config.databases());
         databases.put(name, new DatabaseConfig(name, Map.of("ds_1", ds), List.of()));
         return new StrataFixture(Strata.builder().config(new StrataConfig(config.server(), databases)).start());
+    }
+
+    /**
+     * The default setup with a logical database {@code shop} over two servers: data source ds_0 is {@code schemaA} of
+     * {@code a}, ds_1 is {@code schemaB} of {@code b}, with the rules of {@code rulesYaml} (a YAML list of rule blocks,
+     * as in a config-*.yaml).
+     */
+    static StrataConfig shop(EmbeddedMariaDb a, String schemaA, EmbeddedMariaDb b, String schemaB, String rulesYaml) {
+        StrataConfig defaults = config(ServerConfig.NATIVE_PASSWORD, a, Map.of(), "strata");
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        dataSources.put("ds_0", DataSourceConfig.of("ds_0", a.jdbcUrl(schemaA), "strata", "strata",
+                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
+        dataSources.put("ds_1", DataSourceConfig.of("ds_1", b.jdbcUrl(schemaB), "strata", "strata",
+                Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
+        List<RuleConfig> rules = new ArrayList<>();
+        for (Object rule : (List<?>) new Yaml().load(rulesYaml)) {
+            Map<String, Object> props = new LinkedHashMap<>();
+            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
+            rules.add(new RuleConfig((String) props.remove("type"), props));
+        }
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(defaults.databases());
+        databases.put("shop", new DatabaseConfig("shop", dataSources, rules));
+        return new StrataConfig(defaults.server(), databases);
     }
 
     static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
