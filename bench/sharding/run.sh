@@ -746,7 +746,10 @@ warm_up_with() {
             --mysql-port="$(port_of "$target")" --db-ps-mode="$ps" --threads="$threads" --time="$secs" \
             run > "$WORK_DIR/warmup-$target-$workload-$ps.log" 2>&1 || rc=$?
         exit_if_interrupted "$rc"
-        [ "$rc" -eq 0 ] || echo "    warm-up through $target ($workload, $ps) failed (exit code $rc); the matrix will show it"
+        if [ "$rc" -ne 0 ]; then
+            echo "    warm-up through $target ($workload, $ps) failed (exit code $rc); the matrix will show it; its log ends:"
+            grep -v '^$' "$WORK_DIR/warmup-$target-$workload-$ps.log" | tail -n 5 | sed 's/^/      /'
+        fi
     done
 }
 
