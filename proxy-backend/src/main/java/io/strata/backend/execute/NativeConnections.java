@@ -11,8 +11,10 @@ import io.strata.rule.sql.SqlStatementInfo;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -154,7 +156,7 @@ final class NativeConnections {
      * which ends its transaction too.
      */
     CompletableFuture<Void> rollBackAll(Collection<BackendConnection> also) {
-        java.util.Set<BackendConnection> all = new java.util.LinkedHashSet<>(held.values());
+        Set<BackendConnection> all = new LinkedHashSet<>(held.values());
         all.addAll(also);
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (BackendConnection connection : all) {
