@@ -26,6 +26,8 @@ public final class ShardedTable {
     private final Map<DataNode, Integer> positions = new HashMap<>();
     private final List<String> dataSources;
     private final String lowerName;
+    /** Each node's renames for a statement naming this table alone: {@code "" -> data source, name -> actual table}. */
+    private final Map<DataNode, Map<String, String>> renames = new HashMap<>();
 
     ShardedTable(TableRuleConfig config, RoutingStrategy databaseStrategy, RoutingStrategy tableStrategy,
                  Optional<KeyGeneration> keyGeneration) {
@@ -43,6 +45,14 @@ public final class ShardedTable {
         }
         this.dataSources = List.copyOf(tablesByDataSource.keySet());
         this.lowerName = config.logicalName().toLowerCase(Locale.ROOT);
+        for (DataNode node : config.nodes()) {
+            renames.put(node, Map.of("", node.dataSource(), lowerName, node.table()));
+        }
+    }
+
+    /** The renames of {@code node} (one of this table's) for a statement that names this table alone. */
+    Map<String, String> renamesAlone(DataNode node) {
+        return renames.get(node);
     }
 
     /** The logical name in lower case: how statements' renames key it. */

@@ -45,8 +45,6 @@ public final class ShardingRule implements RoutingRule {
     private final SqlParser parser;
     private final PlanCache plans;
     private final ShardingConditionReader conditions = new ShardingConditionReader();
-    /** The renames of each node of a statement that names one sharded table (as many as there are nodes). */
-    private final Map<DataNode, Map<String, String>> alone = new ConcurrentHashMap<>();
     /** The route of the client's own statement to one node, by its renames (as many as there are nodes). */
     private final Map<Map<String, String>, RouteResult> passthrough = new ConcurrentHashMap<>();
 
@@ -250,7 +248,7 @@ public final class ShardingRule implements RoutingRule {
             }
             List<Map<String, String>> nodes = new ArrayList<>();
             for (DataNode node : sharded.get(0).nodes()) {
-                nodes.add(Map.of(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table(), "", node.dataSource()));
+                nodes.add(sharded.get(0).renamesAlone(node));
             }
             return new RouteResult(units(nodes, inlined()), ResultMerge.CONCATENATE, false, notes(nodes));
         }
@@ -276,7 +274,7 @@ public final class ShardingRule implements RoutingRule {
         private boolean touched(Map<String, String> renames) {
             for (int i = 1; i < sharded.size(); i++) {
                 ShardedTable other = sharded.get(i);
-                DataNode node = new DataNode(renames.get(""), renames.get(other.logicalName().toLowerCase(Locale.ROOT)));
+                DataNode node = new DataNode(renames.get(""), renames.get(other.lowerName()));
                 if (!tables.nodes(other, conditions.branches(parsed, params, other, sharded)).contains(node)) {
                     return false;
                 }
@@ -287,20 +285,19 @@ public final class ShardingRule implements RoutingRule {
 
     /** The renames of a node and of the tables bound to it at the same position. */
     private Map<String, String> bound(List<ShardedTable> sharded, DataNode node) {
-        if (sharded.size() == 1) { // a statement of one table: the same few maps again and again
-            return alone.computeIfAbsent(node, n -> Map.of("", n.dataSource(), sharded.get(0).lowerName(),
-                    n.table()));
+        if (sharded.size() == 1) { // a statement of one table: the table made its nodes' maps once
+            return sharded.get(0).renamesAlone(node);
         }
         Map<String, String> renames = new LinkedHashMap<>();
         renames.put("", node.dataSource());
-        renames.put(sharded.get(0).logicalName().toLowerCase(Locale.ROOT), node.table());
+        renames.put(sharded.get(0).lowerName(), node.table());
         for (int i = 1; i < sharded.size(); i++) {
             DataNode other = tables.boundNode(sharded.get(i), node);
             if (!other.dataSource().equals(node.dataSource())) {
                 throw refused("bound tables " + sharded.get(0).logicalName() + " and " + sharded.get(i).logicalName()
                         + " have nodes on different data sources");
             }
-            renames.put(sharded.get(i).logicalName().toLowerCase(Locale.ROOT), other.table());
+            renames.put(sharded.get(i).lowerName(), other.table());
         }
         return renames;
     }
