@@ -31,6 +31,29 @@ public enum CommandType {
         return code;
     }
 
+    /** The command as MySQL's process list names it (its Command column). */
+    public String processListName() {
+        return switch (this) {
+            case COM_QUERY -> "Query";
+            case COM_STMT_EXECUTE -> "Execute";
+            case COM_STMT_PREPARE -> "Prepare";
+            case COM_STMT_FETCH -> "Fetch";
+            case COM_STMT_CLOSE -> "Close stmt";
+            case COM_STMT_RESET -> "Reset stmt";
+            case COM_STMT_SEND_LONG_DATA -> "Long Data";
+            case COM_INIT_DB -> "Init DB";
+            case COM_FIELD_LIST -> "Field List";
+            case COM_STATISTICS -> "Statistics";
+            case COM_PROCESS_KILL -> "Kill";
+            case COM_PING -> "Ping";
+            case COM_CHANGE_USER -> "Change user";
+            case COM_RESET_CONNECTION -> "Reset connection";
+            case COM_SET_OPTION -> "Set option";
+            case COM_QUIT -> "Quit";
+            default -> "Sleep";
+        };
+    }
+
     public static CommandType of(int code) {
         CommandType type = code >= 0 && code < 256 ? BY_CODE[code] : null;
         return type == null ? UNKNOWN : type;

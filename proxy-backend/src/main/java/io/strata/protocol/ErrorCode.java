@@ -12,6 +12,12 @@ public enum ErrorCode {
     NO_SUCH_THREAD(1094, "HY000", "Unknown thread id: %s"),
     KILL_DENIED(1095, "HY000", "You are not owner of thread %s"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    /** MySQL's answer when max_execution_time stops a statement. */
+    QUERY_TIMEOUT(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded"),
+    /** MariaDB's answer when max_statement_time stops a statement. */
+    STATEMENT_TIMEOUT(1969, "70100", "Query execution was interrupted (max_statement_time exceeded)"),
+    ADMIN_ONLY(1227, "42000", "Access denied; you need (at least one of) the Strata admin privilege(s) for this "
+            + "operation"),
     DEADLOCK(1213, "40001", "Deadlock found when trying to get lock; try restarting transaction (%s)"),
     UNKNOWN_STMT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),

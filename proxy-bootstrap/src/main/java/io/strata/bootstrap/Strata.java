@@ -3,6 +3,7 @@ package io.strata.bootstrap;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.strata.backend.Backends;
+import io.strata.backend.execute.Mirrors;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
@@ -12,11 +13,15 @@ import io.strata.backend.connection.Transports;
 import io.strata.bootstrap.metrics.MetricsEndpoint;
 import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
+import io.strata.config.DigestsConfig;
 import io.strata.config.MetricsConfig;
+import io.strata.config.SlowLogConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
+import io.strata.frontend.digest.DigestTable;
+import io.strata.frontend.slowlog.SlowLog;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
@@ -60,10 +65,12 @@ public final class Strata implements AutoCloseable {
     private final FrontendServer server;
     private final HealthMonitor monitor;
     private final MetricsEndpoint metrics;
+    private final SlowLog slowLog;
 
     private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
-                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics) {
+                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics, SlowLog slowLog) {
         this.monitor = monitor;
+        this.slowLog = slowLog;
         this.metrics = metrics;
         this.boss = boss;
         this.workers = workers;
@@ -102,6 +109,9 @@ public final class Strata implements AutoCloseable {
             jdbc.close();
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (slowLog != null) {
+            slowLog.close(); // after the sessions: the statements they finish are written too
+        }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         LOG.info("Strata stopped");
     }
@@ -156,13 +166,18 @@ public final class Strata implements AutoCloseable {
             MetricsConfig metricsConfig = resolved.server().metrics();
             MetricsEndpoint metrics = metricsConfig.enabled() ? MetricsEndpoint.create(metricsConfig) : null;
             JdbcDataSources jdbc = null;
+            SlowLog slowLog = null;
             try {
                 jdbc = resolved.server().jdbcExecutor()
                         ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
                 probeBackendVersion(backends);
+                SlowLogConfig slow = resolved.server().slowLog();
+                slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
+                DigestsConfig digests = resolved.server().digests();
                 FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
                         chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()),
-                        health, new FrontendStats());
+                        health, new FrontendStats(), digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
+                        slowLog, new Mirrors(backends));
                 if (metrics != null) {
                     metrics.start(context);
                     LOG.info("Metrics at http://{}:{}/metrics", metricsConfig.host(), metrics.port());
@@ -176,7 +191,7 @@ public final class Strata implements AutoCloseable {
                 StrataConfig started = resolved;
                 Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(started,
                         chains));
-                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics);
+                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics, slowLog);
             } catch (Exception e) {
                 // A failed start leaves nothing running: no port bound, no thread left behind.
                 if (metrics != null) {
@@ -184,6 +199,9 @@ public final class Strata implements AutoCloseable {
                 }
                 if (jdbc != null) {
                     jdbc.close();
+                }
+                if (slowLog != null) {
+                    slowLog.close();
                 }
                 backends.close();
                 workers.shutdownGracefully();

@@ -102,7 +102,7 @@ class MySql8IT {
         DataSourceConfig ds = DataSourceConfig.of("ds_0", "jdbc:mysql://127.0.0.1:" + port + "/" + SCHEMA, "strata",
                 "strata-pw", Map.of("maximumPoolSize", 4));
         return new StrataConfig(new ServerConfig("127.0.0.1", 0,
-                List.of(new UserConfig("root", "root", List.of("*"))), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2,
+                List.of(new UserConfig("root", "root", List.of("*"), true)), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2,
                 StrataFixture.executor()), Map.of(SCHEMA, new DatabaseConfig(SCHEMA, Map.of("ds_0", ds), List.of())));
     }
 

@@ -384,7 +384,7 @@ class ReadWriteSplittingIT {
         RuleConfig rule = new RuleConfig("READWRITE_SPLITTING", Map.of("groups", List.of(groupProps),
                 "healthCheck", checkProps));
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(new UserConfig("root", "root",
-                List.of("*"))), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2, StrataFixture.executor());
+                List.of("*"), true)), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2, StrataFixture.executor());
         return Strata.builder().config(new StrataConfig(server, Map.of("rw",
                 new DatabaseConfig("rw", dataSources, List.of(rule))))).start();
     }

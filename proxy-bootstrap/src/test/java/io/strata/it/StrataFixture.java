@@ -100,7 +100,7 @@ final class StrataFixture implements AutoCloseable {
     static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,
                                String backendUser) {
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
-                new UserConfig("root", "root", List.of("*")),
+                new UserConfig("root", "root", List.of("*"), true),
                 new UserConfig("app", "app", List.of("it")),
                 new UserConfig("ops", OPS_PASSWORD_HASH, List.of("it"))), authPlugin, 1L << 30, 2, executor());
         Map<String, Object> pool = new LinkedHashMap<>(Map.of("maximumPoolSize", 16, "connectionTimeout", 5000));

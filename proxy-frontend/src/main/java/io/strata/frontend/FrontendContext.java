@@ -1,5 +1,9 @@
 package io.strata.frontend;
 
+import io.strata.backend.execute.Mirrors;
+import io.strata.frontend.digest.DigestTable;
+import io.strata.frontend.slowlog.SlowLog;
+
 import io.netty.handler.ssl.SslContext;
 import io.strata.backend.Backends;
 import io.strata.backend.jdbc.JdbcDataSources;
@@ -17,11 +21,13 @@ import java.util.Map;
 /**
  * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
  * HikariCP ones when the JDBC executor is on, else null), live sessions, the TLS context (null when off), the
- * status of every data source, and what the client side counts.
+ * status of every data source, and what the client side counts: query digests (null when off), the slow query log
+ * (null when off), and the mirrors of query rules.
  */
 public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
                               Backends backends, JdbcDataSources jdbc, SessionRegistry sessions,
-                              SslContext sslContext, HealthRegistry health, FrontendStats stats) {
+                              SslContext sslContext, HealthRegistry health, FrontendStats stats,
+                              DigestTable digests, SlowLog slowLog, Mirrors mirrors) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */

@@ -31,8 +31,8 @@ public final class ConfigLoader {
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
-                    "metrics");
-    private static final List<String> USER_KEYS = List.of("name", "password", "databases");
+                    "metrics", "slowLog", "digests");
+    private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -79,7 +79,26 @@ public final class ConfigLoader {
                 server.integer("workerThreads", ServerConfig.DEFAULT_WORKER_THREADS, 0, Integer.MAX_VALUE),
                 server.oneOf("executor", ServerConfig.EXECUTORS, ServerConfig.RELAY),
                 tls(server, file),
-                metrics(server));
+                metrics(server),
+                slowLog(server),
+                digests(server));
+    }
+
+    private static SlowLogConfig slowLog(YamlMap server) {
+        YamlMap slowLog = server.optionalMap("slowLog", "a mapping like { enabled: true, threshold: 1000, file: "
+                + SlowLogConfig.DEFAULT_FILE + " }");
+        slowLog.allowOnly(List.of("enabled", "threshold", "file"));
+        return new SlowLogConfig(slowLog.bool("enabled", false),
+                slowLog.longInteger("threshold", SlowLogConfig.DEFAULT_THRESHOLD_MILLIS, 0, Long.MAX_VALUE),
+                slowLog.string("file", SlowLogConfig.DEFAULT_FILE));
+    }
+
+    private static DigestsConfig digests(YamlMap server) {
+        YamlMap digests = server.optionalMap("digests", "a mapping like { enabled: true, maxDigests: "
+                + DigestsConfig.DEFAULT_MAX_DIGESTS + " }");
+        digests.allowOnly(List.of("enabled", "maxDigests"));
+        return new DigestsConfig(digests.bool("enabled", DigestsConfig.DEFAULT.enabled()),
+                digests.integer("maxDigests", DigestsConfig.DEFAULT_MAX_DIGESTS, 1, Integer.MAX_VALUE));
     }
 
     private static MetricsConfig metrics(YamlMap server) {
@@ -131,7 +150,7 @@ public final class ConfigLoader {
         for (YamlMap entry : root.maps("users", "users like { name: root, password: root }", true)) {
             entry.allowOnly(USER_KEYS);
             UserConfig user = new UserConfig(entry.string("name"), entry.secret("password"),
-                    entry.strings("databases", List.of(UserConfig.ALL_DATABASES)));
+                    entry.strings("databases", List.of(UserConfig.ALL_DATABASES)), entry.bool("admin", false));
             if (users.stream().anyMatch(other -> other.name().equals(user.name()))) {
                 throw entry.error("name", "a name no other user has", user.name());
             }

@@ -16,9 +16,12 @@ import java.util.Optional;
  * @param executor         how statements reach the backends: {@code relay} (native connections, the backend's own
  *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
  * @param metrics          the Prometheus endpoint ({@link MetricsConfig#DISABLED} when off)
+ * @param slowLog          the slow query log ({@link SlowLogConfig#DISABLED} when off)
+ * @param digests          query digests (on by default: {@link DigestsConfig#DEFAULT})
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
-                           int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics) {
+                           int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
+                           SlowLogConfig slowLog, DigestsConfig digests) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -41,6 +44,8 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         }
         tls = tls == null ? TlsConfig.DISABLED : tls;
         metrics = metrics == null ? MetricsConfig.DISABLED : metrics;
+        slowLog = slowLog == null ? SlowLogConfig.DISABLED : slowLog;
+        digests = digests == null ? DigestsConfig.DEFAULT : digests;
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
@@ -49,13 +54,13 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED,
-                MetricsConfig.DISABLED);
+                MetricsConfig.DISABLED, null, null);
     }
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads, String executor) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, TlsConfig.DISABLED,
-                MetricsConfig.DISABLED);
+                MetricsConfig.DISABLED, null, null);
     }
 
     public static ServerConfig defaults(List<UserConfig> users) {
@@ -65,27 +70,37 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig withPort(int port) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics);
+                metrics, slowLog, digests);
     }
 
     public ServerConfig withExecutor(String executor) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics);
+                metrics, slowLog, digests);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics);
+                metrics, slowLog, digests);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics);
+                metrics, slowLog, digests);
     }
 
     public ServerConfig withMetrics(MetricsConfig metrics) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics);
+                metrics, slowLog, digests);
+    }
+
+    public ServerConfig withSlowLog(SlowLogConfig slowLog) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests);
+    }
+
+    public ServerConfig withDigests(DigestsConfig digests) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests);
     }
 
     public boolean jdbcExecutor() {

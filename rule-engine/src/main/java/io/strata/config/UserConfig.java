@@ -10,8 +10,10 @@ import java.util.regex.Pattern;
  * @param password  the password in clear, or its mysql_native_password hash: {@code *} and 40 hex digits, as
  *                  MariaDB's {@code SELECT PASSWORD('...')} and {@code mysql.user} show it
  * @param databases logical databases this user may use; {@value #ALL_DATABASES} grants all of them
+ * @param admin     a Strata administrator: may run SHOW STRATA ..., FLUSH STRATA ..., see every session in SHOW
+ *                  PROCESSLIST and KILL any of them (as MySQL's PROCESS and CONNECTION_ADMIN privileges)
  */
-public record UserConfig(String name, String password, List<String> databases) {
+public record UserConfig(String name, String password, List<String> databases, boolean admin) {
 
     public static final String ALL_DATABASES = "*";
     private static final Pattern NATIVE_HASH = Pattern.compile("\\*[0-9A-Fa-f]{40}");
@@ -22,6 +24,11 @@ public record UserConfig(String name, String password, List<String> databases) {
         Objects.requireNonNull(name, "name");
         password = password == null ? "" : password;
         databases = List.copyOf(databases);
+    }
+
+    /** A user who is no administrator. */
+    public UserConfig(String name, String password, List<String> databases) {
+        this(name, password, databases, false);
     }
 
     /** The password is stored as its hash ({@code *} + hex of SHA1(SHA1(password))), not in clear. */
@@ -45,6 +52,6 @@ public record UserConfig(String name, String password, List<String> databases) {
     // Records print every component; configs end up in logs, passwords must not.
     @Override
     public String toString() {
-        return "UserConfig[name=" + name + ", password=****, databases=" + databases + "]";
+        return "UserConfig[name=" + name + ", password=****, databases=" + databases + ", admin=" + admin + "]";
     }
 }

@@ -13,16 +13,23 @@ import java.util.List;
  *                  with ORDER BY, GROUP BY, aggregates, DISTINCT or LIMIT), or null
  * @param insertId  the first key a rule generated for an INSERT's rows, which the client's OK packet (and so
  *                  LAST_INSERT_ID()) reports as a plain database reports its first AUTO_INCREMENT value; 0 for none
+ * @param steering  what a query rule asked besides the route (a time limit, mirrors), {@link Steering#NONE} else
  */
 public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
-                          MergePlan query, long insertId) {
+                          MergePlan query, long insertId, Steering steering) {
 
     public RouteResult {
         units = List.copyOf(units);
         notes = List.copyOf(notes);
+        steering = steering == null ? Steering.NONE : steering;
         if (units.isEmpty()) {
             throw new IllegalArgumentException("a route needs at least one unit");
         }
+    }
+
+    public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
+                       MergePlan query, long insertId) {
+        this(units, merge, retryable, notes, query, insertId, Steering.NONE);
     }
 
     public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
@@ -63,17 +70,22 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
     /** The same route over other units (the decorated ones), with more notes. */
     public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable, List<String> moreNotes) {
         if (moreNotes.isEmpty()) {
-            return new RouteResult(others, merge, stillRetryable, notes, query, insertId);
+            return new RouteResult(others, merge, stillRetryable, notes, query, insertId, steering);
         }
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(moreNotes);
-        return new RouteResult(others, merge, stillRetryable, all, query, insertId);
+        return new RouteResult(others, merge, stillRetryable, all, query, insertId, steering);
     }
 
     /** The same route with a note of why. */
     public RouteResult withNote(String note) {
         List<String> all = new java.util.ArrayList<>(notes);
         all.add(note);
-        return new RouteResult(units, merge, retryable, all, query, insertId);
+        return new RouteResult(units, merge, retryable, all, query, insertId, steering);
+    }
+
+    /** The same route with what a query rule asked besides it. */
+    public RouteResult withSteering(Steering other) {
+        return other == steering ? this : new RouteResult(units, merge, retryable, notes, query, insertId, other);
     }
 }

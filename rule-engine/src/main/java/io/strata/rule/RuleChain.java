@@ -6,6 +6,7 @@ import io.strata.config.RuleConfig;
 import io.strata.rule.DecoratingRule.Placement;
 import io.strata.rule.StatementContext.Hold;
 import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 import io.strata.rule.sql.parser.SqlParser;
@@ -124,9 +125,26 @@ public final class RuleChain {
     public RouteResult route(StatementContext context) {
         RouteResult routed = passThrough;
         for (RoutingRule rule : routing) {
-            routed = rule.route(context, routed);
+            RouteResult next = rule.route(context, routed);
+            Steering steering = routed.steering();
+            if (next.steering() == Steering.NONE && steering != Steering.NONE) {
+                next = next.withSteering(steering); // a later rule's fresh route keeps what a query rule asked
+            } else if (next.steering().rewritten() != null && next.steering() != steering) {
+                context = context.withStatement(SqlClassifier.classify(next.steering().rewritten()));
+            }
+            routed = next;
+        }
+        if (routed.steering().rewritten() != null && routed.passThrough()) {
+            routed = rewritten(routed, context);
         }
         return decorating.isEmpty() ? routed : decorate(routed, context);
+    }
+
+    /** The client's statement replaced by the text a query rule rewrote it to (an execute's values bound to it). */
+    private static RouteResult rewritten(RouteResult routed, StatementContext context) {
+        List<Object> params = context.preparing() ? List.of() : context.parameters().get();
+        RouteUnit unit = new RouteUnit(routed.first().dataSource(), routed.steering().rewritten(), params);
+        return routed.withUnits(List.of(unit), routed.retryable(), List.of());
     }
 
     private RouteResult decorate(RouteResult routed, StatementContext context) {

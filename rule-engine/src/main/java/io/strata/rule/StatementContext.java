@@ -52,6 +52,11 @@ public record StatementContext(String database, SqlStatementInfo statement, bool
         this(database, statement, inTransaction, held, keepsState, session, NONE);
     }
 
+    /** The same facts about another statement (the text a query rule rewrote). */
+    public StatementContext withStatement(SqlStatementInfo other) {
+        return new StatementContext(database, other, inTransaction, held, keepsState, session, parameters, preparing);
+    }
+
     /** A plain statement of a session without state. */
     public StatementContext(String database, SqlStatementInfo statement, boolean inTransaction) {
         this(database, statement, inTransaction, Map.of(), false, new SessionRouteState());

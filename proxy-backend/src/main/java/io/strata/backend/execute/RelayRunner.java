@@ -15,6 +15,7 @@ import io.strata.backend.deadlock.DeadlockDetector;
 import io.strata.backend.relay.RelayListener;
 import io.strata.protocol.command.ComStmtExecute;
 import io.strata.protocol.CommandType;
+import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.MySQLException;
 import io.strata.protocol.PacketEncoder;
@@ -361,7 +362,13 @@ public final class RelayRunner implements StatementRunner {
                 error -> broken(connection, error, next, retry),
                 retry == null ? null : summary -> shutDown(connection, summary, next, retry),
                 kind == ResponseKind.QUERY ? listener -> onLoop(next, () -> sendLocalFile(connection, listener))
-                        : null, () -> DeadlockDetector.victimError(connection)));
+                        : null, () -> interruption(connection)));
+    }
+
+    /** The error to send in place of the server's: a deadlock victim's, or the one Strata interrupted for, or null. */
+    private ErrPacket interruption(BackendConnection connection) {
+        ErrPacket deadlock = DeadlockDetector.victimError(connection);
+        return deadlock != null ? deadlock : session.interruption();
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
+import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ServerStatus;
 import io.strata.protocol.Charsets;
 
@@ -69,6 +70,13 @@ public final class SessionState {
     /** A CALL or SQL_CALC_FOUND_ROWS ran (and pinned): the counts are its server connection's from then on. */
     private boolean countsOnServer;
     private volatile Cancel running;
+    /** The error a statement Strata interrupted (a query rule's timeout) ends with, in place of the server's. */
+    private volatile ErrPacket interruption;
+    /** What the current statement's answer said (digests, the slow log): rows sent and affected, warnings, failed. */
+    private long answerRows;
+    private long answerAffected;
+    private int answerWarnings;
+    private boolean answerFailed;
     /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
     private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
     private final Set<Integer> openCursors = new HashSet<>();
@@ -367,10 +375,56 @@ public final class SessionState {
     public void counted(long rowCount, long foundRows) {
         if (rowCount != ResponseSummary.UNCHANGED) {
             this.rowCount = rowCount;
+            if (rowCount > 0) {
+                answerAffected += rowCount;
+            }
         }
         if (foundRows != ResponseSummary.UNCHANGED) {
             this.foundRows = foundRows;
+            answerRows += foundRows;
         }
+    }
+
+    /** A statement starts: what its answer says is counted from nothing ({@link #answerRows()}...). */
+    public void answerStarts() {
+        answerRows = 0;
+        answerAffected = 0;
+        answerWarnings = 0;
+        answerFailed = false;
+        interruption = null;
+    }
+
+    /** Rows the statement's result sets held. */
+    public long answerRows() {
+        return answerRows;
+    }
+
+    /** Rows the statement changed (affected rows of its OKs). */
+    public long answerAffected() {
+        return answerAffected;
+    }
+
+    public int answerWarnings() {
+        return answerWarnings;
+    }
+
+    /** Whether the statement ended with an error (the server's or Strata's). */
+    public boolean answerFailed() {
+        return answerFailed;
+    }
+
+    public void answerFailed(boolean failed) {
+        answerFailed |= failed;
+    }
+
+    /** The error the running statement ends with when Strata interrupted it, else null. */
+    public ErrPacket interruption() {
+        return interruption;
+    }
+
+    /** Strata interrupts the running statement (a query rule's timeout): its error becomes {@code error}. */
+    public void interruption(ErrPacket error) {
+        interruption = error;
     }
 
     /** How to stop the statement this session is running (KILL QUERY), or null when it runs none. */
@@ -388,6 +442,8 @@ public final class SessionState {
         if (statusFlags >= 0) {
             statusFlags(statusFlags);
         }
+        answerWarnings += Math.max(warnings, 0);
+        answerFailed |= failed;
         if (lastInsertId != 0) {
             lastInsertId(lastInsertId);
         }

@@ -91,8 +91,8 @@ public final class RelayListener implements ResponseListener {
             packets.release();
             return;
         }
-        if (this.lastSequenceId < 0 && errorInstead != null && isError(packets)) {
-            packets = replaced(packets, lastSequenceId);
+        if (errorInstead != null) {
+            packets = replaced(packets); // an interrupted statement's error may end a result set's run
         }
         this.lastSequenceId = lastSequenceId;
         if (clientLastSequenceId >= 0) {
@@ -105,18 +105,32 @@ public final class RelayListener implements ResponseListener {
         return packet.readableBytes() > 4 && packet.getUnsignedByte(packet.readerIndex() + 4) == ErrPacket.HEADER;
     }
 
-    /** The error the client gets instead of the backend's one-packet answer {@code error}, if one is given. */
-    private ByteBuf replaced(ByteBuf error, int sequenceId) {
+    /**
+     * The run with its last packet, when that is an error (an error ends a response), replaced by the one
+     * {@code errorInstead} gives, if it gives one. Asked once per run (a volatile read or two), and only an
+     * interrupted statement's answer has one: walking the run's packets is for that rare case. (The server's buffer
+     * may hold a result set's header and the error that cut it short in one run.)
+     */
+    private ByteBuf replaced(ByteBuf packets) {
         ErrPacket instead = errorInstead.get();
         if (instead == null) {
-            return error;
+            return packets;
         }
-        ByteBuf packet = client.alloc().buffer();
-        packet.writeMediumLE(0).writeByte(sequenceId);
-        instead.encode(packet);
-        packet.setMediumLE(0, packet.readableBytes() - 4);
-        error.release();
-        return packet;
+        int last = packets.readerIndex();
+        for (int at = last; at + 4 <= packets.writerIndex(); at += 4 + packets.getUnsignedMediumLE(at)) {
+            last = at;
+        }
+        if (!isError(packets.slice(last, packets.writerIndex() - last))) {
+            return packets;
+        }
+        ByteBuf out = client.alloc().buffer();
+        out.writeBytes(packets, packets.readerIndex(), last - packets.readerIndex());
+        int header = out.writerIndex();
+        out.writeMediumLE(0).writeByte(packets.getUnsignedByte(last + 3));
+        instead.encode(out);
+        out.setMediumLE(header, out.writerIndex() - header - 4);
+        packets.release();
+        return out;
     }
 
     /**

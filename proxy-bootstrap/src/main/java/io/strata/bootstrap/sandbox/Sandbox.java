@@ -57,7 +57,7 @@ public final class Sandbox {
 
     static StrataConfig config(ReplicatedMariaDb servers, int port) {
         ServerConfig server = ServerConfig.defaults(List.of(
-                new UserConfig("root", "root", List.of("*")),
+                new UserConfig("root", "root", List.of("*"), true),
                 new UserConfig("sbtest", "sbtest", List.of("sbtest")))).withPort(port)
                 .withExecutor(System.getProperty("sandbox.executor", ServerConfig.RELAY));
         Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();

@@ -55,6 +55,10 @@ import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.StatementContext;
+import io.strata.rule.Steering;
+import io.strata.rule.sql.parser.ParameterInliner;
+import io.strata.frontend.digest.DigestKey;
+import io.strata.frontend.slowlog.SlowQuery;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -69,6 +73,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -82,6 +88,8 @@ import java.util.function.Supplier;
 public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
+    /** Where digests say a statement Strata answered itself ran. */
+    private static final String STRATA = "strata";
 
     private final FrontendContext context;
     private final Phases phases;
@@ -109,6 +117,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private final List<DataSourceStatus> running = new ArrayList<>(2);
     private boolean runningWrite;
     private volatile boolean closed;
+    /** Counts commands, so that a timer set for one never acts on a later one. */
+    private long commandNumber;
+    private long commandStartNanos;
+    /** The statement the current command runs (digests, the slow log), or null for commands without one. */
+    private SqlStatementInfo statementInfo;
+    private String statementDatabase;
+    /** Where it went: a data source, several joined by commas, or "strata" for an answer of Strata's own. */
+    private String statementDataSources;
+    /** A query rule's time limit on the running statement, or null. */
+    private ScheduledFuture<?> timeout;
 
     public CommandHandler(FrontendContext context, Phases phases, Session session) {
         this.context = context;
@@ -147,6 +165,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
             @Override
             public void fail(int sequenceId, ErrPacket error) {
+                state.answerFailed(true);
                 Responses.err(ctx.channel(), sequenceId, error);
                 CommandHandler.this.done();
             }
@@ -159,7 +178,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             @Override
             public ResultWriter results(int sequenceId, boolean binary) {
                 return new JdbcResultWriter(ctx.channel(), sequenceId, state.deprecateEof(),
-                        state.extendedTypeInfo(), Charsets.java(state.charset()), binary);
+                        state.extendedTypeInfo(), Charsets.java(state.charset()), binary, state::interruption);
             }
         };
         this.relayRunner = new RelayRunner(context.backends(), ctx.channel(), state, completion);
@@ -215,6 +234,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void done() {
         localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
         finishRunning();
+        commandEnds();
         busy = false;
         runQueued();
     }
@@ -228,6 +248,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             return;
         }
         commands.count(command.type());
+        commandStarts(command);
         switch (command) {
             case ComQuery query -> query(query, next);
             case ComInitDb initDb -> initDb(initDb.schemaName(), next);
@@ -276,6 +297,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private void query(ComQuery query, int next) {
         String sql = query.sql();
         SqlStatementInfo info = SqlClassifier.classify(sql);
+        statementIs(info, state.database() == null ? "" : state.database(), STRATA);
         if (!info.multiStatement()) {
             if (info.kind() == SqlKind.USE && info.tokens().size() == 2) {
                 initDb(SqlClassifier.unquote(info.token(1)), next);
@@ -289,7 +311,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 ok(next);
                 return;
             }
-            Optional<LocalResultSet> local = LocalQueries.answer(context, session, info).or(() -> explain(info));
+            Optional<LocalResultSet> local = local(info);
+            if (local.isPresent() && local.get() == AdminStatements.OK) {
+                ok(next);
+                return;
+            }
             if (local.isPresent()) {
                 local.get().write(ctx.channel(), next, state.deprecateEof(), state.extendedTypeInfo(),
                         state.statusFlags());
@@ -302,6 +328,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 session.remoteHost(), info, state.database()) : null;
         route(query.payload(), next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
                 : currentDatabase());
+    }
+
+    /** What Strata answers itself: admin statements (for administrators only), the process list, local queries. */
+    private Optional<LocalResultSet> local(SqlStatementInfo info) {
+        if (AdminStatements.isAdmin(info)) {
+            AdminStatements.checkAdmin(context, session);
+            return AdminStatements.answer(context, info).or(() -> LocalQueries.answer(context, session, info))
+                    .or(() -> explain(info));
+        }
+        return ProcessList.answer(context, session, info).or(() -> LocalQueries.answer(context, session, info));
     }
 
     /** SHOW STRATA ROUTE: the route of the statement it names, in the session as it stands. */
@@ -325,6 +361,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                        String database) {
         Routed routed = routed(payload, next, kind, sql, info, database,
                 database.equals(state.database()) ? state.schema() : null);
+        if (routed.route().steering().rewritten() != null && routed.route().isSingle()
+                && routed.route().first().params().isEmpty()) {
+            routed = rewrittenText(routed); // a query rule's rewrite: relayed as the client's own statement is
+        }
         if (!routed.route().passThrough()) {
             if (info != null && info.multiStatement()) {
                 routed.command().payload().release();
@@ -335,6 +375,17 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             return;
         }
         (kind == ResponseKind.QUERY ? runner : relayRunner).run(routed.command());
+    }
+
+    /** The command as a COM_QUERY of the text its single unit runs, in the session's character set. */
+    private Routed rewrittenText(Routed routed) {
+        StatementRunner.Command command = routed.command();
+        ByteBuf rewritten = StateSync.command(command.payload().alloc(), CommandType.COM_QUERY,
+                routed.route().first().sql(), Charsets.java(state.charset()));
+        command.payload().release();
+        RouteUnit unit = new RouteUnit(routed.route().first().dataSource());
+        return new Routed(command.to(command.dataSource(), command.retryable(), rewritten),
+                routed.route().withUnits(List.of(unit), routed.route().retryable(), List.of()));
     }
 
     /** A command with its route: the route's first unit is the command's data source. */
@@ -359,9 +410,15 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         StatementContext routing = new StatementContext(database, info,
                 state.inTransaction() || !state.autocommit(), runner.held(), keepsState, session.routeState(),
                 parameters, kind == ResponseKind.PREPARE);
+        if (kind == ResponseKind.QUERY && info != null) {
+            statementIs(info, database, null); // an error rule's refusal is counted under the statement too
+        }
         RouteResult route = context.ruleChain(database).route(routing);
         if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
             started(database, route, info != null && info.mayWrite());
+            if (route.steering() != Steering.NONE) {
+                steer(route.steering(), database, info, parameters);
+            }
         }
         return new Routed(new StatementRunner.Command(database, schema, route.first().dataSource(),
                 payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable()), route);
@@ -370,6 +427,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** Counts the statement as running on its data sources (SHOW STRATA DATA SOURCES, LEAST_ACTIVE, metrics). */
     private void started(String database, RouteResult route, boolean write) {
         finishRunning();
+        statementDataSources = dataSources(route);
+        session.runsOn(statementDataSources);
         for (RouteUnit unit : route.units()) {
             DataSourceStatus status = context.health().status(database, unit.dataSource());
             status.started(write);
@@ -606,9 +665,101 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     private void fail(int lastSequenceId, Throwable error) {
         ErrPacketLog.log(LOG, session, error);
+        state.answerFailed(true);
         state.counted(-1, ResponseSummary.UNCHANGED); // as after a statement the server refused
         Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error));
         done();
+    }
+
+    /** A command starts: the process list shows it, and what its statement's answer says is counted from nothing. */
+    private void commandStarts(ClientCommand command) {
+        long now = System.nanoTime();
+        commandNumber++;
+        commandStartNanos = now;
+        statementInfo = null;
+        statementDataSources = null;
+        state.answerStarts();
+        session.commandStarts(command.type().processListName(), command instanceof ComQuery query ? query.sql()
+                : null, now);
+    }
+
+    /** The command runs {@code info} in {@code database}; {@code dataSources} where, when already known. */
+    private void statementIs(SqlStatementInfo info, String database, String dataSources) {
+        statementInfo = info;
+        statementDatabase = database;
+        statementDataSources = dataSources;
+        session.statementIs(info.sql());
+    }
+
+    /**
+     * The command was answered: its statement is counted under its digest and, when slower than the slow log's
+     * threshold, written there; the session falls asleep in the process list.
+     */
+    private void commandEnds() {
+        long now = System.nanoTime();
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+        SqlStatementInfo info = statementInfo;
+        if (info != null) {
+            statementInfo = null;
+            long elapsed = now - commandStartNanos;
+            if (context.digests() != null) {
+                context.digests().add(new DigestKey(session.routeState().digest(info), session.user(),
+                        statementDatabase, statementDataSources == null ? STRATA : statementDataSources),
+                        elapsed / 1000, state.answerRows(), state.answerAffected(), state.answerFailed(),
+                        state.answerWarnings());
+            }
+            if (context.slowLog() != null && elapsed > context.slowLog().thresholdNanos()) {
+                context.slowLog().log(new SlowQuery(System.currentTimeMillis() - elapsed / 1_000_000,
+                        elapsed / 1e9, session.user(), session.remoteHost(), session.connectionId(),
+                        state.databaseShown(), state.answerRows(), 0, state.answerAffected(), info.sql()));
+            }
+        }
+        session.commandEnds(now);
+    }
+
+    /** The data sources of a route as the process list and digests name them. */
+    private static String dataSources(RouteResult route) {
+        if (route.isSingle()) {
+            return route.first().dataSource();
+        }
+        return String.join(",", route.units().stream().map(RouteUnit::dataSource).distinct().toList());
+    }
+
+    /** What a query rule asked besides the route: a time limit, copies on other data sources. */
+    private void steer(Steering steering, String database, SqlStatementInfo info,
+                       Supplier<List<Object>> parameters) {
+        if (steering.timeoutMillis() > 0) {
+            long number = commandNumber;
+            timeout = ctx.executor().schedule(() -> timedOut(number), steering.timeoutMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        if (!steering.mirrors().isEmpty() && info != null) {
+            String sql = steering.rewritten() != null ? steering.rewritten() : info.sql();
+            if (parameters != null && steering.rewritten() == null) {
+                sql = ParameterInliner.inline(sql, parameters.get()); // an execute's copy runs as text
+            }
+            for (String mirror : steering.mirrors()) {
+                context.mirrors().run(database, mirror, sql, state.flavor(), ctx.channel().eventLoop());
+            }
+        }
+    }
+
+    /**
+     * A query rule's time limit passed: the statement still running is killed on its backend, and its client gets
+     * the server's own timeout error (MySQL's max_execution_time, MariaDB's max_statement_time) in place of 1317.
+     */
+    private void timedOut(long number) {
+        timeout = null;
+        SessionState.Cancel running = state.running();
+        if (number != commandNumber || !busy || running == null) {
+            return;
+        }
+        state.interruption(context.backendIsMariaDb() ? ErrorCode.STATEMENT_TIMEOUT.packet()
+                : ErrorCode.QUERY_TIMEOUT.packet());
+        running.cancel();
     }
 
     @Override

@@ -24,6 +24,7 @@ import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.ServerStatus;
 
 import java.nio.charset.Charset;
+import java.util.function.Supplier;
 import java.util.List;
 
 /**
@@ -39,6 +40,7 @@ final class JdbcResultWriter implements ResultWriter {
     private static final long WRITABILITY_POLL_MILLIS = 50;
 
     private final Channel channel;
+    private final Supplier<ErrPacket> interruption;
     private final boolean deprecateEof;
     private final boolean extendedTypeInfo;
     private final Charset charset;
@@ -60,9 +62,14 @@ final class JdbcResultWriter implements ResultWriter {
     /**
      * @param binary rows in the binary protocol (the response to COM_STMT_EXECUTE and COM_STMT_FETCH)
      */
+    /**
+     * @param interruption the error Strata interrupted the statement for (a query rule's timeout), which the client
+     *                     gets in place of the backend's; null when it did not
+     */
     JdbcResultWriter(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
-                     Charset charset, boolean binary) {
+                     Charset charset, boolean binary, Supplier<ErrPacket> interruption) {
         this.channel = channel;
+        this.interruption = interruption;
         this.sequenceId = sequenceId;
         this.deprecateEof = deprecateEof;
         this.extendedTypeInfo = extendedTypeInfo;
@@ -259,6 +266,12 @@ final class JdbcResultWriter implements ResultWriter {
 
     @Override
     public void error(int errorCode, String sqlState, String message) {
+        ErrPacket instead = interruption.get();
+        if (instead != null) {
+            errorCode = instead.errorCode();
+            sqlState = instead.sqlState();
+            message = instead.message();
+        }
         writePending(true);
         failed = true;
         rowCount = -1;

@@ -1,5 +1,7 @@
 package io.strata.frontend.command;
 
+import io.strata.config.UserConfig;
+
 import io.strata.frontend.FrontendContext;
 import io.strata.backend.execute.SessionState;
 import io.strata.frontend.session.Session;
@@ -10,8 +12,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * KILL [QUERY|CONNECTION] n and COM_PROCESS_KILL, by the connection ids Strata gives out, for the sessions of the
- * same user: KILL QUERY stops the statement the session runs (on its backend), KILL CONNECTION closes the session.
+ * KILL [QUERY|CONNECTION] n and COM_PROCESS_KILL, by the connection ids Strata gives out (those SHOW PROCESSLIST
+ * shows), for the sessions of the same user, or any session for an administrator: KILL QUERY stops the statement the session runs (on its backend), KILL CONNECTION closes the session.
  */
 final class KillCommand {
 
@@ -47,7 +49,8 @@ final class KillCommand {
         if (target == null) {
             throw ErrorCode.NO_SUCH_THREAD.exception(id);
         }
-        if (!target.user().equals(session.user())) {
+        boolean admin = context.authenticator().user(session.user()).map(UserConfig::admin).orElse(false);
+        if (!admin && !target.user().equals(session.user())) {
             throw ErrorCode.KILL_DENIED.exception(id);
         }
         if (!queryOnly) {

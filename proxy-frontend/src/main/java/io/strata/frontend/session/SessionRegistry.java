@@ -26,6 +26,11 @@ public final class SessionRegistry {
         return sessions.get(id);
     }
 
+    /** The sessions logged in now, in no particular order. */
+    public java.util.Collection<Session> all() {
+        return java.util.Collections.unmodifiableCollection(sessions.values());
+    }
+
     /** Sessions logged in now. */
     public int size() {
         return sessions.size();

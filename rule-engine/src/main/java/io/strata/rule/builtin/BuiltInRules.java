@@ -2,6 +2,7 @@ package io.strata.rule.builtin;
 
 import io.strata.rule.RuleFactory;
 import io.strata.rule.broadcast.BroadcastRuleFactory;
+import io.strata.rule.query.QueryRoutingRuleFactory;
 import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
 import io.strata.rule.shadow.ShadowRuleFactory;
 
@@ -15,6 +16,7 @@ public final class BuiltInRules {
 
     public static List<RuleFactory> factories() {
         return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory(),
-                new ShadowRuleFactory(), new io.strata.rule.sharding.ShardingRuleFactory());
+                new ShadowRuleFactory(), new io.strata.rule.sharding.ShardingRuleFactory(),
+                new QueryRoutingRuleFactory());
     }
 }

@@ -1,0 +1,76 @@
+package io.strata.rule.query;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * A client address matcher: one address ({@code 10.0.0.5}, {@code ::1}, {@code localhost}) or a CIDR block
+ * ({@code 10.0.0.0/8}, {@code fd00::/8}). Written as numbers only: nothing here resolves a host name.
+ */
+record ClientAddress(String written, byte[] network, int prefixBits) {
+
+    /** @throws IllegalArgumentException when {@code written} is no address or CIDR block */
+    static ClientAddress parse(String written) {
+        if (written.equalsIgnoreCase("localhost")) {
+            return new ClientAddress(written, null, 0);
+        }
+        int slash = written.indexOf('/');
+        String address = slash < 0 ? written : written.substring(0, slash);
+        byte[] network = literal(address);
+        int bits = network.length * 8;
+        int prefix = bits;
+        if (slash >= 0) {
+            try {
+                prefix = Integer.parseInt(written.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                prefix = -1;
+            }
+            if (prefix < 0 || prefix > bits) {
+                throw new IllegalArgumentException("a prefix length from 0 to " + bits + " after the /");
+            }
+        }
+        return new ClientAddress(written, network, prefix);
+    }
+
+    /** Whether a session's client address (as Session.remoteHost gives it) is in the block. */
+    boolean matches(String client) {
+        if (network == null) {
+            return client.equals("localhost") || client.equals("127.0.0.1") || client.equals("0:0:0:0:0:0:0:1");
+        }
+        byte[] address;
+        try {
+            address = literal(client);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (address.length != network.length) {
+            return false;
+        }
+        int full = prefixBits / 8;
+        for (int i = 0; i < full; i++) {
+            if (address[i] != network[i]) {
+                return false;
+            }
+        }
+        int rest = prefixBits % 8;
+        if (rest == 0) {
+            return true;
+        }
+        int mask = (0xFF << (8 - rest)) & 0xFF;
+        return (address[full] & mask) == (network[full] & mask);
+    }
+
+    /** The bytes of a numeric IPv4 or IPv6 address; a name is refused rather than looked up. */
+    private static byte[] literal(String address) {
+        boolean numeric = !address.isEmpty() && (address.indexOf(':') >= 0 || address.chars()
+                .allMatch(c -> c == '.' || c >= '0' && c <= '9'));
+        if (!numeric) {
+            throw new IllegalArgumentException("an IP address or CIDR block, not a host name");
+        }
+        try {
+            return InetAddress.getByName(address).getAddress(); // a literal: no lookup
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("an IP address or CIDR block", e);
+        }
+    }
+}
