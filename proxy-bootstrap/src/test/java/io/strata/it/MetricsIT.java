@@ -63,6 +63,25 @@ class MetricsIT {
     }
 
     @Test
+    void theTopStatementsByTotalTimeAreThereAsDigests() throws Exception {
+        try (Connection connection = strata.connect(Driver.MYSQL, "it", "root", "root", new Properties());
+             Statement statement = connection.createStatement()) {
+            for (int i = 0; i < 4; i++) {
+                statement.executeQuery("SELECT SLEEP(0.05), " + i + " AS metrics_digest").close();
+            }
+        }
+        String scraped = scrape();
+        String series = scraped.lines().filter(line -> line.startsWith("strata_digest_calls{")
+                && line.contains("digest_text=\"SELECT SLEEP (?) , ? AS `metrics_digest`\"")).findFirst()
+                .orElseThrow(() -> new AssertionError("no digest series in\n" + scraped));
+        assertTrue(series.contains("user=\"root\"") && series.contains("data_source=\"ds_0\""), series);
+        assertTrue(series.endsWith(" 4.0"), series);
+        assertTrue(scraped.contains("strata_mirror_statements_total{outcome=\"sent\"}"), "mirror counters");
+        assertTrue(scraped.lines().filter(line -> line.startsWith("strata_digest_time_seconds{")).count()
+                <= 20, "at most the top 20 statements");
+    }
+
+    @Test
     void clientConnectionsAreTheSessionsLoggedInNow() throws Exception {
         awaitValue("strata_client_connections", 0); // the other tests' connections are closed (tests run one by one)
         double accepted = value(scrape(), "strata_client_connections_accepted_total");

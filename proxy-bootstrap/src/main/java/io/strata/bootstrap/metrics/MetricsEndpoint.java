@@ -41,6 +41,7 @@ public final class MetricsEndpoint implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private HttpServer http;
+    private DigestMeters digestMeters;
 
     private MetricsEndpoint(MetricsConfig config) {
         this.config = config;
@@ -62,7 +63,8 @@ public final class MetricsEndpoint implements AutoCloseable {
      */
     public void start(FrontendContext context) {
         new StrataMeters(context.sessions(), context.stats(), context.backends(), context.health(),
-                context.config().databases().keySet()).bindTo(registry);
+                context.config().databases().keySet(), context.mirrors(), context.slowLog()).bindTo(registry);
+        digestMeters = context.digests() == null ? null : new DigestMeters(context.digests(), registry);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
@@ -94,6 +96,9 @@ public final class MetricsEndpoint implements AutoCloseable {
                 reply(exchange, 405, "GET only\n");
             } else {
                 exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+                if (digestMeters != null) {
+                    digestMeters.refresh();
+                }
                 reply(exchange, 200, registry.scrape());
             }
         }

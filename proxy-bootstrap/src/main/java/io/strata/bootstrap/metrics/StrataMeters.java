@@ -1,5 +1,8 @@
 package io.strata.bootstrap.metrics;
 
+import io.strata.backend.execute.Mirrors;
+import io.strata.frontend.slowlog.SlowLog;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,9 +39,14 @@ final class StrataMeters implements MeterBinder {
     private final Backends backends;
     private final HealthRegistry health;
     private final Collection<String> databases;
+    private final Mirrors mirrors;
+    private final SlowLog slowLog;
 
+    /** @param slowLog the slow query log, or null when it is off */
     StrataMeters(SessionRegistry sessions, FrontendStats stats, Backends backends, HealthRegistry health,
-                 Collection<String> databases) {
+                 Collection<String> databases, Mirrors mirrors, SlowLog slowLog) {
+        this.mirrors = mirrors;
+        this.slowLog = slowLog;
         this.sessions = sessions;
         this.stats = stats;
         this.backends = backends;
@@ -54,6 +62,22 @@ final class StrataMeters implements MeterBinder {
                 .description("deadlocks across data sources Strata broke (a victim got 1213)").register(registry);
         for (String database : databases) {
             health.statuses(database).forEach(status -> bindHealth(registry, status));
+        }
+        bindQueryRules(registry);
+    }
+
+    private void bindQueryRules(MeterRegistry registry) {
+        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::sent).tag("outcome", "sent")
+                .description("statement copies a query rule's mirror sent").register(registry);
+        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::failed).tag("outcome", "failed")
+                .description("statement copies a query rule's mirror sent").register(registry);
+        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::dropped).tag("outcome", "dropped")
+                .description("statement copies a query rule's mirror sent").register(registry);
+        if (slowLog != null) {
+            FunctionCounter.builder("strata.slow.log.entries", slowLog, SlowLog::written).tag("outcome", "written")
+                    .description("slow statements written to the slow query log").register(registry);
+            FunctionCounter.builder("strata.slow.log.entries", slowLog, SlowLog::dropped).tag("outcome", "dropped")
+                    .description("slow statements written to the slow query log").register(registry);
         }
     }
 

@@ -14,16 +14,12 @@ import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -141,20 +137,10 @@ final class AdminStatements {
     }
 
     private static List<Object> row(DigestKey key, DigestStats.Snapshot s) {
-        return Arrays.asList(hash(key.digest()), key.digest(), key.user(), key.database(), key.dataSource(),
+        return Arrays.asList(key.id(), key.digest(), key.user(), key.database(), key.dataSource(),
                 s.count(), SEEN.format(Instant.ofEpochMilli(s.firstSeenMillis())),
                 SEEN.format(Instant.ofEpochMilli(s.lastSeenMillis())), s.sumMicros(), s.minMicros(), s.maxMicros(),
                 s.avgMicros(), s.rowsSent(), s.rowsAffected(), s.errors(), s.warnings(), s.folded());
-    }
-
-    /** The digest's id, as MySQL's DIGEST column: the SHA-256 of the digest text, its first 16 hex digits here. */
-    static String hash(String digest) {
-        try {
-            byte[] sha = MessageDigest.getInstance("SHA-256").digest(digest.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 
     private static LocalResultSet queryRules(FrontendContext context) {
