@@ -49,6 +49,7 @@ OPT_TABLE_SIZE=""
 STRATA_DIST=""
 STRATA_DIST_B=""
 STRATA_RULES_B=""
+STRATA_SERVER_B=""
 STRATA_POOL=64
 OPT_MANY_CLIENTS=""
 THINK_MS=10
@@ -116,6 +117,10 @@ Setup:
                        b/a columns are the rule's cost. strata_b's configuration then also
                        has a data source ds_shadow (the same server) for rules to name;
                        --strata-dist-b defaults to --strata-dist
+  --strata-server-b YAML
+                       extra settings of strata_b's server: section, one flow mapping per
+                       line, e.g. "digests: { enabled: false }": an A/B run of one build
+                       with a server setting changed (--strata-dist-b defaults to --strata-dist)
   --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL; both builds)
   --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2, Strata B on N+3,
                        HAProxy nbthread 1 on N+4 (default $BASE_PORT)
@@ -163,6 +168,7 @@ parse_args() {
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
             --strata-dist-b) need_value "$@"; STRATA_DIST_B=$2; shift ;;
             --strata-rules-b) need_value "$@"; STRATA_RULES_B=$2; shift ;;
+            --strata-server-b) need_value "$@"; STRATA_SERVER_B=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
             --many-clients) need_value "$@"; OPT_MANY_CLIENTS=$2; shift ;;
             --think-ms) need_value "$@"; THINK_MS=$2; shift ;;
@@ -211,6 +217,9 @@ parse_args() {
         [ -f "$STRATA_RULES_B" ] || die "--strata-rules-b: no file $STRATA_RULES_B"
         STRATA_RULES_B=$(cd "$(dirname "$STRATA_RULES_B")" && pwd)/$(basename "$STRATA_RULES_B")
         [ -n "$STRATA_DIST_B" ] || STRATA_DIST_B=same
+    fi
+    if [ -n "$STRATA_SERVER_B" ] && [ -z "$STRATA_DIST_B" ]; then
+        STRATA_DIST_B=same
     fi
     if [ -n "$STRATA_DIST_B" ]; then
         has_target strata_b || TARGETS="$TARGETS strata_b"
@@ -430,7 +439,8 @@ start_strata() {
 
 # The second build of an A/B run: its own copy, its own port, the same configuration.
 start_strata_b() {
-    start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME "$STRATA_RULES_B"
+    start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME "$STRATA_RULES_B" \
+        "$STRATA_SERVER_B"
 }
 
 # Unpacks (or copies) a distribution into $WORK_DIR/<prefix>-dist, writes its configuration
@@ -439,7 +449,7 @@ start_strata_b() {
 # pid (set as soon as start.sh wrote it, so that cleanup stops it whatever follows) and the
 # Strata home; optionally a file with the rules: section (else the empty rule chain).
 start_strata_from() {
-    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 rules=${7:-} home conf pid
+    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 rules=${7:-} server_extra=${8:-} home conf pid
     if [ -d "$dist" ]; then
         say "Copying the $label distribution $dist"
         cp -a "$dist" "$WORK_DIR/$prefix-dist"
@@ -465,8 +475,9 @@ server:
   host: 127.0.0.1
   port: $port
   workerThreads: ${STRATA_WORKER_THREADS:-0}
+$(printf '%s\n' "$server_extra" | sed -e '/^$/d' -e 's/^/  /')
 users:
-  - { name: sbtest, password: sbtest, databases: [sbtest] }
+  - { name: sbtest, password: sbtest, databases: [sbtest], admin: true }
 EOF
     cat > "$conf/config-sbtest.yaml" <<EOF
 # Written by bench/run.sh: the empty rule chain, i.e. a pass-through proxy.
@@ -755,6 +766,8 @@ machine_info() {
     elif [ -n "$STRATA_DIST_B" ]; then
         echo "Strata B:  $STRATA_DIST_B (target strata_b, the same configuration and options)"
     fi
+    [ -n "$STRATA_SERVER_B" ] && echo "Strata B server: $(printf '%s' "$STRATA_SERVER_B" | tr '\n' ' ')"
+
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
     echo "Data set:  $TABLES tables x $TABLE_SIZE rows, MariaDB buffer pool $BUFFER_POOL; ${CELL_TIME} s per cell, ${WARMUP} s warm-up per target$([ "$ROUNDS" -gt 1 ] && echo "; $ROUNDS rounds per cell, targets rotated (QPS, CPU: means; p95: median)")"

@@ -185,6 +185,9 @@ fi
 
 # ---- start ------------------------------------------------------------------
 
+# Relative paths in server.yaml (the slow log's file) are the distribution's: logs/slow.log lands in logs/.
+cd "$BASE_DIR" || die "cannot enter $BASE_DIR"
+
 if [ "$FOREGROUND" -eq 1 ]; then
     echo "Starting Strata in the foreground on port $SHOWN_PORT (conf: $CONF_DIR)"
     exec "${CMD[@]}"

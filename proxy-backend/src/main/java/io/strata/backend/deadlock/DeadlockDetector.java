@@ -164,12 +164,17 @@ public final class DeadlockDetector implements AutoCloseable {
     private void breakCycle(List<WaitGraph.Edge> victim, Map<String, Map<Long, BackendConnection>> byThread) {
         long session = victim.get(0).waiter();
         List<String> waits = new ArrayList<>();
+        boolean counted = false;
         for (WaitGraph.Edge edge : victim) {
             BackendConnection waiting = byThread.get(edge.lockWait().server()).get(edge.lockWait().waitingThread());
             if (waiting.heldBy() != session) {
                 continue; // the session let go of it since the read: that wait is over
             }
             waiting.markDeadlockVictim();
+            if (!counted) {
+                broken.incrementAndGet(); // before the kill: its victim may read the count as soon as it answers
+                counted = true;
+            }
             try {
                 servers.get(edge.lockWait().server()).killQuery(edge.lockWait().waitingThread());
                 waits.add(waiting.dataSource() + " (" + edge.lockWait().server() + ") for session " + edge.holder());
@@ -179,7 +184,6 @@ public final class DeadlockDetector implements AutoCloseable {
             }
         }
         if (!waits.isEmpty()) {
-            broken.incrementAndGet();
             LOG.warn("deadlock across data sources: session {} (the youngest transaction of the cycle) waited on {}; "
                     + "its transaction is rolled back and it gets error 1213", session, String.join(", ", waits));
         }

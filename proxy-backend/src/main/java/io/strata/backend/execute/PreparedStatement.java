@@ -22,6 +22,8 @@ public final class PreparedStatement {
     private byte[] types;
     /** COM_STMT_SEND_LONG_DATA came since the last execute: that execute's block lacks those values. */
     private boolean longDataSent;
+    /** Its digest text (query digests), made at its first execute. */
+    private String digest;
     /**
      * The backend statement it last ran as, and on which connection: the next execute on the same connection uses it
      * when that connection still caches it ({@link BackendConnection#holds}), without looking it up by SQL. The
@@ -96,6 +98,15 @@ public final class PreparedStatement {
 
     public void longDataSent(boolean sent) {
         this.longDataSent = sent;
+    }
+
+    /** The statement's digest text, or null before it was made ({@link #digest(String)}). */
+    public String digest() {
+        return digest;
+    }
+
+    public void digest(String digest) {
+        this.digest = digest;
     }
 
     public byte[] types() {

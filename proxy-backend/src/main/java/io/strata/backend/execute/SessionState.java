@@ -391,7 +391,9 @@ public final class SessionState {
         answerAffected = 0;
         answerWarnings = 0;
         answerFailed = false;
-        interruption = null;
+        if (interruption != null) {
+            interruption = null; // a volatile write only after an interruption, not per statement
+        }
     }
 
     /** Rows the statement's result sets held. */

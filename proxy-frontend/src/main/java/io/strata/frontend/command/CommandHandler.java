@@ -123,6 +123,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** The statement the current command runs (digests, the slow log), or null for commands without one. */
     private SqlStatementInfo statementInfo;
     private String statementDatabase;
+    /** The prepared statement an execute runs, whose digest is made once; null for a text statement. */
+    private PreparedStatement statementPrepared;
     /** Where it went: a data source, several joined by commas, or "strata" for an answer of Strata's own. */
     private String statementDataSources;
     /** A query rule's time limit on the running statement, or null. */
@@ -516,6 +518,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             ok(next);
             return;
         }
+        statementPrepared = statement;
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
         Routed routed = routed(payload, next, kind, statement.sql(), statement.info(), statement.database(),
                 statement.schema(), kind == null || opensCursor,
@@ -677,6 +680,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         commandNumber++;
         commandStartNanos = now;
         statementInfo = null;
+        statementPrepared = null;
         statementDataSources = null;
         state.answerStarts();
         session.commandStarts(command.type().processListName(), command instanceof ComQuery query ? query.sql()
@@ -706,7 +710,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             statementInfo = null;
             long elapsed = now - commandStartNanos;
             if (context.digests() != null) {
-                context.digests().add(new DigestKey(session.routeState().digest(info), session.user(),
+                context.digests().add(new DigestKey(digest(info), session.user(),
                         statementDatabase, statementDataSources == null ? STRATA : statementDataSources),
                         elapsed / 1000, state.answerRows(), state.answerAffected(), state.answerFailed(),
                         state.answerWarnings());
@@ -718,6 +722,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
         }
         session.commandEnds(now);
+    }
+
+    /** The statement's digest text: an execute's is its prepared statement's, made once. */
+    private String digest(SqlStatementInfo info) {
+        PreparedStatement prepared = statementPrepared;
+        if (prepared == null || prepared.info() != info) {
+            return session.routeState().digest(info);
+        }
+        if (prepared.digest() == null) {
+            prepared.digest(session.routeState().digest(info));
+        }
+        return prepared.digest();
     }
 
     /** The data sources of a route as the process list and digests name them. */
