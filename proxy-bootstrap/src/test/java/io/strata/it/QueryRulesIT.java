@@ -48,7 +48,9 @@ class QueryRulesIT {
     private static final String RULES = """
             - type: QUERY_ROUTING
               rules:
+                - { name: reporting-reads-only, user: reporting, pattern: "(?is)^\\\\s*(/\\\\*.*?\\\\*/\\\\s*)*(select|set|show)", negate: true, error: { code: 1142, sqlState: "42000", message: "reporting may only read" } }
                 - { name: reports, user: reporting, dataSource: ds_1 }
+                - { name: local-lists, clientAddress: 127.0.0.0/8, schema: shop, digestPattern: "WHERE `id` IN \\\\(\\\\.\\\\.\\\\.\\\\)", dataSource: ds_1 }
                 - { name: no-purge, pattern: "(?i)^delete from orders$", error: { code: 1317, sqlState: "70100", message: "blocked by the DBA" } }
                 - { name: slow-sleep, pattern: "(?i)sleep\\\\(5\\\\)", timeout: 1000 }
                 - { name: hot, digest: "SELECT `v` FROM `marker` WHERE `id` = ?", dataSource: ds_1 }
@@ -140,6 +142,15 @@ class QueryRulesIT {
             }
             assertEquals("qr_main", one(root, "SELECT v FROM legacy_marker WHERE id = 1 + 0"),
                     "the rewrite ran as marker");
+            assertEquals("qr_other", one(root, "SELECT v FROM marker WHERE id IN (1, 2) ORDER BY id LIMIT 1"),
+                    "client address, schema and digest pattern together");
+            try (Statement st = reporting.createStatement()) {
+                SQLException refused = assertThrows(SQLException.class,
+                        () -> st.executeUpdate("INSERT INTO orders VALUES (9, 'no')"));
+                assertEquals(1142, refused.getErrorCode(), "negate: what is not a read is refused");
+                assertEquals("reporting may only read", refused.getMessage().replaceFirst("^\\(conn=\\d+\\) ", ""));
+            }
+            assertEquals(0, orders("qr_main") + orders("qr_other"), "the refused INSERT ran nowhere");
         }
     }
 
@@ -245,8 +256,8 @@ class QueryRulesIT {
                 while (rs.next()) {
                     hits.put(rs.getString("rule"), rs.getLong("hits"));
                 }
-                assertEquals(List.of("reports", "no-purge", "slow-sleep", "hot", "audit", "legacy"),
-                        List.copyOf(hits.keySet()));
+                assertEquals(List.of("reporting-reads-only", "reports", "local-lists", "no-purge", "slow-sleep",
+                        "hot", "audit", "legacy"), List.copyOf(hits.keySet()));
                 assertTrue(hits.get("reports") >= 6, "the reporting user's statements: " + hits);
             }
         }
@@ -333,5 +344,25 @@ class QueryRulesIT {
         assertTrue(log.contains("SELECT SLEEP(0.35), 'slow two';"), log);
         assertTrue(!log.contains("fast one"), log);
         assertTrue(log.contains("# Query_time: 0.4") || log.contains("# Query_time: 0.5"), log);
+        if (onPath("pt-query-digest")) { // bench/slowlog/pt-query-digest-check.sh installs it
+            Process digest = new ProcessBuilder("pt-query-digest", "--no-version-check", slowLog.toString())
+                    .redirectErrorStream(true).start();
+            String report = new String(digest.getInputStream().readAllBytes());
+            assertEquals(0, digest.waitFor());
+            java.util.regex.Matcher overall = java.util.regex.Pattern.compile("# Overall: (\\d+) total, (\\d+) unique")
+                    .matcher(report);
+            assertTrue(overall.find(), report);
+            assertEquals(slowEntries(log), Integer.parseInt(overall.group(1)), "pt-query-digest read every entry");
+        }
+    }
+
+    /** The entries of a slow log as Strata wrote them. */
+    private static int slowEntries(String log) {
+        return (int) log.lines().filter(line -> line.startsWith("# Query_time: ")).count();
+    }
+
+    private static boolean onPath(String program) {
+        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, program)));
     }
 }

@@ -711,7 +711,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             long elapsed = now - commandStartNanos;
             if (context.digests() != null) {
                 context.digests().add(new DigestKey(digest(info), session.user(),
-                        statementDatabase, statementDataSources == null ? STRATA : statementDataSources),
+                        statementDatabase, statementDataSources == null ? STRATA : statementDataSources), now,
                         elapsed / 1000, state.answerRows(), state.answerAffected(), state.answerFailed(),
                         state.answerWarnings());
             }

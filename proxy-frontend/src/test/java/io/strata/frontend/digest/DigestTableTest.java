@@ -21,9 +21,9 @@ class DigestTableTest {
     @Test
     void aDigestCountsItsStatements() {
         DigestTable table = new DigestTable(100);
-        table.add(key("SELECT ?"), 100, 1, 0, false, 0);
-        table.add(key("SELECT ?"), 300, 1, 0, false, 2);
-        table.add(key("SELECT ?"), 200, 0, 0, true, 0);
+        table.add(key("SELECT ?"), System.nanoTime(), 100, 1, 0, false, 0);
+        table.add(key("SELECT ?"), System.nanoTime(), 300, 1, 0, false, 2);
+        table.add(key("SELECT ?"), System.nanoTime(), 200, 0, 0, true, 0);
         DigestStats.Snapshot s = rows(table).get(key("SELECT ?"));
         assertEquals(3, s.count());
         assertEquals(600, s.sumMicros());
@@ -41,10 +41,10 @@ class DigestTableTest {
         DigestTable table = new DigestTable(10);
         for (int i = 0; i < 10; i++) {
             for (int n = 0; n <= i; n++) {
-                table.add(key("SELECT " + i), 10, 0, 0, false, 0); // digest i is used i + 1 times
+                table.add(key("SELECT " + i), System.nanoTime(), 10, 0, 0, false, 0); // digest i is used i + 1 times
             }
         }
-        table.add(key("SELECT new"), 10, 0, 0, false, 0);
+        table.add(key("SELECT new"), System.nanoTime(), 10, 0, 0, false, 0);
         Map<DigestKey, DigestStats.Snapshot> rows = rows(table);
         assertEquals(10, table.size(), "one row made room for the new one");
         assertTrue(!rows.containsKey(key("SELECT 0")), "the least used row went");
@@ -58,8 +58,8 @@ class DigestTableTest {
     @Test
     void flushEmptiesTheTable() {
         DigestTable table = new DigestTable(1);
-        table.add(key("a"), 1, 0, 0, false, 0);
-        table.add(key("b"), 1, 0, 0, false, 0);
+        table.add(key("a"), System.nanoTime(), 1, 0, 0, false, 0);
+        table.add(key("b"), System.nanoTime(), 1, 0, 0, false, 0);
         table.clear();
         assertEquals(List.of(), table.snapshot());
     }

@@ -9,6 +9,12 @@ import java.net.UnknownHostException;
  */
 record ClientAddress(String written, byte[] network, int prefixBits) {
 
+    /** The last client address read, for sessions from one host: its bytes are not read again per statement. */
+    private static volatile Read last = new Read("", new byte[0]);
+
+    private record Read(String client, byte[] bytes) {
+    }
+
     /** @throws IllegalArgumentException when {@code written} is no address or CIDR block */
     static ClientAddress parse(String written) {
         if (written.equalsIgnoreCase("localhost")) {
@@ -37,10 +43,8 @@ record ClientAddress(String written, byte[] network, int prefixBits) {
         if (network == null) {
             return client.equals("localhost") || client.equals("127.0.0.1") || client.equals("0:0:0:0:0:0:0:1");
         }
-        byte[] address;
-        try {
-            address = literal(client);
-        } catch (IllegalArgumentException e) {
+        byte[] address = bytes(client);
+        if (address == null) {
             return false;
         }
         if (address.length != network.length) {
@@ -58,6 +62,21 @@ record ClientAddress(String written, byte[] network, int prefixBits) {
         }
         int mask = (0xFF << (8 - rest)) & 0xFF;
         return (address[full] & mask) == (network[full] & mask);
+    }
+
+    /** The bytes of a session's client address, or null when it is none (a Unix socket's "localhost"). */
+    private static byte[] bytes(String client) {
+        Read read = last;
+        if (read.client().equals(client)) {
+            return read.bytes();
+        }
+        try {
+            byte[] bytes = literal(client);
+            last = new Read(client, bytes);
+            return bytes;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The bytes of a numeric IPv4 or IPv6 address; a name is refused rather than looked up. */

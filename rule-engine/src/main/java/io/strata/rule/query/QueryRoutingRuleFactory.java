@@ -84,10 +84,15 @@ public final class QueryRoutingRuleFactory implements RuleFactory {
                     + new TreeSet<>(database.dataSources().keySet()) + ")", mirror);
         }
         return new QueryRule(name, entry.string("user", null), entry.string("schema", null), clientAddress,
-                entry.string("digest", null), regex(entry, "digestPattern"), regex(entry, "pattern"),
+                entry.string("digest", null), matcher(entry, "digestPattern"), matcher(entry, "pattern"),
                 entry.bool("negate", false), dataSource, error(entry, name),
                 entry.longInteger("timeout", 0, 1, Long.MAX_VALUE), rewrite(entry), mirror,
                 entry.bool("continue", false));
+    }
+
+    private static QueryRule.Regex matcher(YamlMap entry, String key) {
+        Pattern regex = regex(entry, key);
+        return regex == null ? null : QueryRule.Regex.of(regex);
     }
 
     private static Pattern regex(YamlMap entry, String key) {

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * @param continues     later rules are tried too ({@code continue: true}); else this match decides
  */
 record QueryRule(String name, String user, String schema, ClientAddress clientAddress, String digest,
-                 Pattern digestPattern, Pattern pattern, boolean negate, String dataSource, Error error,
+                 Regex digestPattern, Regex pattern, boolean negate, String dataSource, Error error,
                  long timeoutMillis, Rewrite rewrite, String mirror, boolean continues) {
 
     /** An error action: MySQL's code, SQL state and message. */
@@ -60,9 +60,41 @@ record QueryRule(String name, String user, String schema, ClientAddress clientAd
             return true;
         }
         boolean statement = (this.digest == null || this.digest.equals(digest.get()))
-                && (digestPattern == null || digestPattern.matcher(digest.get()).find())
-                && (pattern == null || pattern.matcher(sql).find());
+                && (digestPattern == null || digestPattern.found(digest.get()))
+                && (pattern == null || pattern.found(sql));
         return statement != negate;
+    }
+
+    /**
+     * A matcher's regex, found anywhere in the text. One anchored at the start ({@code ^...}, after inline flags
+     * without {@code m}) is tried there only: {@code find()} would try it at every position, each failing at once.
+     */
+    record Regex(Pattern pattern, boolean anchored) {
+
+        static Regex of(Pattern pattern) {
+            return new Regex(pattern, anchored(pattern.pattern()));
+        }
+
+        boolean found(String text) {
+            return anchored ? pattern.matcher(text).lookingAt() : pattern.matcher(text).find();
+        }
+
+        static boolean anchored(String regex) {
+            int at = 0;
+            while (regex.startsWith("(?", at) && regex.indexOf(')', at) > 0) {
+                String flags = regex.substring(at + 2, regex.indexOf(')', at));
+                if (flags.isEmpty() || !flags.chars().allMatch(Character::isLetter) || flags.indexOf('m') >= 0) {
+                    return false; // a group, not flags; or multiline, where ^ matches after every line break
+                }
+                at = regex.indexOf(')', at) + 1;
+            }
+            return regex.startsWith("^", at);
+        }
+
+        @Override
+        public String toString() {
+            return pattern.pattern();
+        }
     }
 
     /** The digest text of the statement being matched, made once for all rules. */
@@ -102,10 +134,10 @@ record QueryRule(String name, String user, String schema, ClientAddress clientAd
             parts.add("digest=" + digest);
         }
         if (digestPattern != null) {
-            parts.add("digestPattern=" + digestPattern.pattern());
+            parts.add("digestPattern=" + digestPattern);
         }
         if (pattern != null) {
-            parts.add("pattern=" + pattern.pattern());
+            parts.add("pattern=" + pattern);
         }
         if (negate) {
             parts.add("negate");

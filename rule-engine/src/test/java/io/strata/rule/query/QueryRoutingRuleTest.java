@@ -184,6 +184,20 @@ class QueryRoutingRuleTest {
     }
 
     @Test
+    void aRegexAnchoredAtTheStartIsTriedThereOnly() {
+        assertTrue(QueryRule.Regex.anchored("^select"));
+        assertTrue(QueryRule.Regex.anchored("(?i)^select"));
+        assertTrue(QueryRule.Regex.anchored("(?i)(?s)^select"));
+        assertTrue(!QueryRule.Regex.anchored("(?im)^select"), "multiline: ^ after any line break");
+        assertTrue(!QueryRule.Regex.anchored("(^a)|b"));
+        assertTrue(!QueryRule.Regex.anchored("select"));
+        QueryRule.Regex anchored = QueryRule.Regex.of(java.util.regex.Pattern.compile("(?i)^select \\d"));
+        assertTrue(anchored.found("SELECT 1 FROM t"));
+        assertTrue(!anchored.found("/* x */ SELECT 1"));
+        assertTrue(QueryRule.Regex.of(java.util.regex.Pattern.compile("FROM t$")).found("SELECT 1 FROM t"));
+    }
+
+    @Test
     void clientAddressesMatchTheirBlock() {
         assertTrue(ClientAddress.parse("10.0.0.0/8").matches("10.200.3.4"));
         assertTrue(!ClientAddress.parse("10.0.0.0/8").matches("11.0.0.1"));
