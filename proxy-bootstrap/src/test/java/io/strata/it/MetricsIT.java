@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import io.strata.config.DigestsConfig;
 import io.strata.config.MetricsConfig;
 import io.strata.config.ServerConfig;
 import io.strata.it.StrataFixture.Driver;
@@ -32,7 +33,8 @@ class MetricsIT {
 
     @BeforeAll
     static void start() {
-        strata = StrataFixture.start(s -> s.withMetrics(MetricsConfig.on("127.0.0.1", 0)),
+        strata = StrataFixture.start(s -> s.withMetrics(MetricsConfig.on("127.0.0.1", 0))
+                        .withDigests(new DigestsConfig(true, DigestsConfig.DEFAULT_MAX_DIGESTS)),
                 ServerConfig.NATIVE_PASSWORD);
     }
 

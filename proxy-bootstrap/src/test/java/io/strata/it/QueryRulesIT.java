@@ -3,6 +3,7 @@ package io.strata.it;
 import io.strata.bootstrap.Strata;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
+import io.strata.config.DigestsConfig;
 import io.strata.config.RuleConfig;
 import io.strata.config.ServerConfig;
 import io.strata.config.SlowLogConfig;
@@ -83,7 +84,8 @@ class QueryRulesIT {
                 new UserConfig("root", "root", List.of("*"), true),
                 new UserConfig("reporting", "reporting", List.of("shop")),
                 new UserConfig("plain", "plain", List.of("shop"))), ServerConfig.NATIVE_PASSWORD, 1L << 30, 2,
-                StrataFixture.executor()).withSlowLog(new SlowLogConfig(true, 300, slowLog.toString()));
+                StrataFixture.executor()).withSlowLog(new SlowLogConfig(true, 300, slowLog.toString()))
+                .withDigests(new DigestsConfig(true, DigestsConfig.DEFAULT_MAX_DIGESTS));
         strata = Strata.builder().config(new StrataConfig(server, Map.of("shop",
                 new DatabaseConfig("shop", dataSources, rules)))).start();
     }
@@ -260,6 +262,16 @@ class QueryRulesIT {
                         "hot", "audit", "legacy"), List.copyOf(hits.keySet()));
                 assertTrue(hits.get("reports") >= 6, "the reporting user's statements: " + hits);
             }
+        }
+    }
+
+    @Test
+    void digestsAreOffUnlessConfigured() throws SQLException {
+        try (StrataFixture defaults = StrataFixture.start(); Connection c = defaults.connect(Driver.MARIADB);
+             Statement st = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SHOW STRATA DIGESTS"));
+            assertEquals(1289, e.getErrorCode());
+            assertTrue(e.getMessage().contains("server.digests: { enabled: true }"), e.getMessage());
         }
     }
 

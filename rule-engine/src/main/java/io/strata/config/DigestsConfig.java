@@ -8,7 +8,11 @@ package io.strata.config;
 public record DigestsConfig(boolean enabled, int maxDigests) {
 
     public static final int DEFAULT_MAX_DIGESTS = 10_000;
-    public static final DigestsConfig DEFAULT = new DigestsConfig(true, DEFAULT_MAX_DIGESTS);
+    /**
+     * Off unless asked for: bench/run.sh measured them costing 3-14% of Strata's queries per CPU-second on text
+     * statements (the digest text made for each), more than the 3% a default may cost (README: Benchmarks).
+     */
+    public static final DigestsConfig DEFAULT = new DigestsConfig(false, DEFAULT_MAX_DIGESTS);
 
     public DigestsConfig {
         if (maxDigests < 1) {

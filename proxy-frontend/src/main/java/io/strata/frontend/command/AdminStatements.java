@@ -68,16 +68,26 @@ final class AdminStatements {
     static Optional<LocalResultSet> answer(FrontendContext context, SqlStatementInfo info) {
         List<String> t = info.tokens();
         if (t.size() == 3 && info.tokenIs(0, "FLUSH") && info.tokenIs(2, "DIGESTS")) {
+            digestsOn(context);
             context.digests().clear();
             return Optional.of(OK);
         }
         if (info.kind() == SqlKind.SHOW && t.size() >= 3 && info.tokenIs(2, "DIGESTS")) {
+            digestsOn(context);
             return Optional.of(digests(context, info));
         }
         if (info.kind() == SqlKind.SHOW && t.size() == 4 && info.tokenIs(2, "QUERY") && info.tokenIs(3, "RULES")) {
             return Optional.of(queryRules(context));
         }
         return Optional.empty();
+    }
+
+    /** @throws io.strata.protocol.MySQLException 1289 (a feature disabled) when digests are off */
+    private static void digestsOn(FrontendContext context) {
+        if (context.digests() == null) {
+            throw new io.strata.protocol.MySQLException(new io.strata.protocol.ErrPacket(1289, "HY000",
+                    "The 'query digests' feature is disabled; set server.digests: { enabled: true } in server.yaml"));
+        }
     }
 
     private static LocalResultSet digests(FrontendContext context, SqlStatementInfo info) {
