@@ -25,6 +25,11 @@ public enum ErrorCode {
     BACKEND_UNAVAILABLE(2003, "HY000", "Can't connect to backend data source '%s': %s"),
     BACKEND_LOST(2013, "HY000", "Lost connection to backend data source '%s' during query: %s"),
     POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),
+    TOO_MANY_CONNECTIONS(1040, "08004", "Too many connections"),
+    USER_CONNECTIONS(1203, "42000", "User %s already has more than 'max_user_connections' active connections"),
+    /** MySQL 8's goodbye to a client closed for idling longer than wait_timeout. */
+    IDLE_TIMEOUT(4031, "HY000", "The client was disconnected by the server because of inactivity (server.idleTimeout "
+            + "%s ms)"),
     MALFORMED_PACKET(1835, "HY000", "Malformed communication packet: %s"),
     UNSUPPORTED(1235, "42000", "This version of Strata doesn't yet support '%s'"),
     INTERNAL(1105, "HY000", "Unknown error in Strata: %s");

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.yaml.snakeyaml.Yaml;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,12 +72,7 @@ class QueryRulesIT {
             dataSources.put(names.get(i), DataSourceConfig.of(names.get(i), Backend.server().jdbcUrl(SCHEMAS.get(i)),
                     "strata", "strata", Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
         }
-        List<RuleConfig> rules = new ArrayList<>();
-        for (Object rule : (List<?>) new Yaml().load(RULES)) {
-            Map<String, Object> props = new LinkedHashMap<>();
-            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
-            rules.add(new RuleConfig((String) props.remove("type"), props));
-        }
+        List<RuleConfig> rules = StrataFixture.rules(RULES);
         ServerConfig server = new ServerConfig("127.0.0.1", 0, List.of(
                 new UserConfig("root", "root", List.of("*"), true),
                 new UserConfig("reporting", "reporting", List.of("shop")),

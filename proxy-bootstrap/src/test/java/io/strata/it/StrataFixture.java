@@ -86,15 +86,20 @@ final class StrataFixture implements AutoCloseable {
                 Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
         dataSources.put("ds_1", DataSourceConfig.of("ds_1", b.jdbcUrl(schemaB), "strata", "strata",
                 Map.of("maximumPoolSize", 8, "connectionTimeout", 3000)));
+        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(defaults.databases());
+        databases.put("shop", new DatabaseConfig("shop", dataSources, rules(rulesYaml)));
+        return new StrataConfig(defaults.server(), databases);
+    }
+
+    /** The rule blocks of a YAML list, as the {@code rules:} of a config-*.yaml holds them. */
+    static List<RuleConfig> rules(String rulesYaml) {
         List<RuleConfig> rules = new ArrayList<>();
         for (Object rule : (List<?>) new Yaml().load(rulesYaml)) {
             Map<String, Object> props = new LinkedHashMap<>();
             ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
             rules.add(new RuleConfig((String) props.remove("type"), props));
         }
-        Map<String, DatabaseConfig> databases = new LinkedHashMap<>(defaults.databases());
-        databases.put("shop", new DatabaseConfig("shop", dataSources, rules));
-        return new StrataConfig(defaults.server(), databases);
+        return rules;
     }
 
     static StrataConfig config(String authPlugin, EmbeddedMariaDb backend, Map<String, Object> poolProps,

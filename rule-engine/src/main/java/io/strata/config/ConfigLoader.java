@@ -31,8 +31,8 @@ public final class ConfigLoader {
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
-                    "metrics", "slowLog", "digests");
-    private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin");
+                    "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout");
+    private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin", "maxConnections");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
     private static final Set<String> CONNECTION_KEYS = Set.of("url", "username", "password");
@@ -81,7 +81,11 @@ public final class ConfigLoader {
                 tls(server, file),
                 metrics(server),
                 slowLog(server),
-                digests(server));
+                digests(server),
+                new LimitsConfig(server.integer("maxConnections", 0, 0, Integer.MAX_VALUE),
+                        server.longInteger("idleTimeout", 0, 0, Long.MAX_VALUE),
+                        server.longInteger("handshakeTimeout", LimitsConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 1,
+                                Long.MAX_VALUE)));
     }
 
     private static SlowLogConfig slowLog(YamlMap server) {
@@ -150,7 +154,8 @@ public final class ConfigLoader {
         for (YamlMap entry : root.maps("users", "users like { name: root, password: root }", true)) {
             entry.allowOnly(USER_KEYS);
             UserConfig user = new UserConfig(entry.string("name"), entry.secret("password"),
-                    entry.strings("databases", List.of(UserConfig.ALL_DATABASES)), entry.bool("admin", false));
+                    entry.strings("databases", List.of(UserConfig.ALL_DATABASES)), entry.bool("admin", false),
+                    entry.integer("maxConnections", 0, 0, Integer.MAX_VALUE));
             if (users.stream().anyMatch(other -> other.name().equals(user.name()))) {
                 throw entry.error("name", "a name no other user has", user.name());
             }

@@ -17,11 +17,12 @@ import java.util.Optional;
  *                         packets relayed) or {@code jdbc} (HikariCP and MariaDB Connector/J on virtual threads)
  * @param metrics          the Prometheus endpoint ({@link MetricsConfig#DISABLED} when off)
  * @param slowLog          the slow query log ({@link SlowLogConfig#DISABLED} when off)
- * @param digests          query digests (on by default: {@link DigestsConfig#DEFAULT})
+ * @param digests          query digests ({@link DigestsConfig#DEFAULT}: off)
+ * @param limits           connection limits and timeouts ({@link LimitsConfig#DEFAULT}: none, 10 s to log in)
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                            int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
-                           SlowLogConfig slowLog, DigestsConfig digests) {
+                           SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -46,6 +47,7 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         metrics = metrics == null ? MetricsConfig.DISABLED : metrics;
         slowLog = slowLog == null ? SlowLogConfig.DISABLED : slowLog;
         digests = digests == null ? DigestsConfig.DEFAULT : digests;
+        limits = limits == null ? LimitsConfig.DEFAULT : limits;
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
@@ -54,13 +56,13 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED,
-                MetricsConfig.DISABLED, null, null);
+                MetricsConfig.DISABLED, null, null, null);
     }
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads, String executor) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, TlsConfig.DISABLED,
-                MetricsConfig.DISABLED, null, null);
+                MetricsConfig.DISABLED, null, null, null);
     }
 
     public static ServerConfig defaults(List<UserConfig> users) {
@@ -70,37 +72,47 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig withPort(int port) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withExecutor(String executor) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withMetrics(MetricsConfig metrics) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withSlowLog(SlowLogConfig slowLog) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
     }
 
     public ServerConfig withDigests(DigestsConfig digests) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests);
+                metrics, slowLog, digests, limits);
+    }
+
+    public ServerConfig withLimits(LimitsConfig limits) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests, limits);
+    }
+
+    public ServerConfig withUsers(List<UserConfig> users) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests, limits);
     }
 
     public boolean jdbcExecutor() {

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * @param databases logical databases this user may use; {@value #ALL_DATABASES} grants all of them
  * @param admin     a Strata administrator: may run SHOW STRATA ..., FLUSH STRATA ..., see every session in SHOW
  *                  PROCESSLIST and KILL any of them (as MySQL's PROCESS and CONNECTION_ADMIN privileges)
+ * @param maxConnections the user's sessions at once, 0 for no limit of its own (MySQL's max_user_connections)
  */
-public record UserConfig(String name, String password, List<String> databases, boolean admin) {
+public record UserConfig(String name, String password, List<String> databases, boolean admin, int maxConnections) {
 
     public static final String ALL_DATABASES = "*";
     private static final Pattern NATIVE_HASH = Pattern.compile("\\*[0-9A-Fa-f]{40}");
@@ -29,6 +30,11 @@ public record UserConfig(String name, String password, List<String> databases, b
     /** A user who is no administrator. */
     public UserConfig(String name, String password, List<String> databases) {
         this(name, password, databases, false);
+    }
+
+    /** A user without a connection limit of its own. */
+    public UserConfig(String name, String password, List<String> databases, boolean admin) {
+        this(name, password, databases, admin, 0);
     }
 
     /** The password is stored as its hash ({@code *} + hex of SHA1(SHA1(password))), not in clear. */
@@ -52,6 +58,7 @@ public record UserConfig(String name, String password, List<String> databases, b
     // Records print every component; configs end up in logs, passwords must not.
     @Override
     public String toString() {
-        return "UserConfig[name=" + name + ", password=****, databases=" + databases + ", admin=" + admin + "]";
+        return "UserConfig[name=" + name + ", password=****, databases=" + databases + ", admin=" + admin
+                + ", maxConnections=" + maxConnections + "]";
     }
 }

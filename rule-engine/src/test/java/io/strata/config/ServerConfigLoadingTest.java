@@ -40,6 +40,39 @@ class ServerConfigLoadingTest {
     }
 
     @Test
+    void readsTheObservabilityAndLimitSettings() {
+        Path file = write(dir, "server.yaml", """
+                server:
+                  slowLog: { enabled: true, threshold: 250, file: /var/log/strata/slow.log }
+                  digests: { enabled: true, maxDigests: 500 }
+                  maxConnections: 2000
+                  idleTimeout: 28800000
+                  handshakeTimeout: 5000
+                users:
+                  - { name: root, password: root, admin: true }
+                  - { name: app, password: app, databases: [shop], maxConnections: 100 }
+                """);
+
+        ServerConfig server = ConfigLoader.loadServer(file);
+        assertEquals(new SlowLogConfig(true, 250, "/var/log/strata/slow.log"), server.slowLog());
+        assertEquals(new DigestsConfig(true, 500), server.digests());
+        assertEquals(new LimitsConfig(2000, 28_800_000, 5000), server.limits());
+        assertEquals(List.of(new UserConfig("root", "root", List.of("*"), true, 0),
+                new UserConfig("app", "app", List.of("shop"), false, 100)), server.users());
+    }
+
+    @Test
+    void rejectsANegativeLimitNamingTheKey() {
+        assertRejected(dir, "server.yaml", """
+                server: { idleTimeout: -1 }
+                users: [ { name: root } ]
+                """, ConfigLoader::loadServer, "server.idleTimeout", "-1");
+        assertRejected(dir, "server.yaml", """
+                users: [ { name: app, maxConnections: many } ]
+                """, ConfigLoader::loadServer, "users[0].maxConnections", "many");
+    }
+
+    @Test
     void onlyUsersAreRequired() {
         Path file = write(dir, "server.yaml", """
                 users:

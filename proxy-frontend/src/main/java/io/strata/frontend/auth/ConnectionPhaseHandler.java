@@ -38,7 +38,6 @@ import java.util.concurrent.TimeUnit;
 public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionPhaseHandler.class);
-    private static final long CONNECT_TIMEOUT_SECONDS = 10;
     private static final int MORE_DATA = 0x01;
     private static final int AUTH_SWITCH = 0xFE;
     private static final int SHA2_FAST_AUTH_OK = 0x03;
@@ -94,7 +93,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         timeout = ctx.executor().schedule(() -> {
             LOG.debug("connection {} did not authenticate in time", session.connectionId());
             ctx.close();
-        }, CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }, context.config().server().limits().handshakeTimeoutMillis(), TimeUnit.MILLISECONDS);
         serverCapabilities = context.serverCapabilities();
         serverMariaDbCapabilities = context.serverMariaDbCapabilities();
         HandshakeV10 greeting = new HandshakeV10(context.serverVersion(), session.connectionId(), nonce,
@@ -258,7 +257,19 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         if (timeout != null) {
             timeout.cancel(false);
         }
-        context.sessions().add(session);
+        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        switch (context.sessions().admit(session, context.config().server().limits().maxConnections(),
+                user.maxConnections(), user.admin())) {
+            case TOO_MANY -> {
+                fail(ctx, next, ErrorCode.TOO_MANY_CONNECTIONS.packet());
+                return;
+            }
+            case TOO_MANY_OF_USER -> {
+                fail(ctx, next, ErrorCode.USER_CONNECTIONS.packet(user.name()));
+                return;
+            }
+            case ADMITTED -> { }
+        }
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
         ctx.pipeline().replace(this, "command", phases.commands(session));
     }

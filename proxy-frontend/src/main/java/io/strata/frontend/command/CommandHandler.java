@@ -129,6 +129,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private String statementDataSources;
     /** A query rule's time limit on the running statement, or null. */
     private ScheduledFuture<?> timeout;
+    /** When the last command ended (or the session logged in): server.idleTimeout counts from there. */
+    private long idleSinceNanos = System.nanoTime();
+    /** The check of server.idleTimeout, or null when there is none. */
+    private ScheduledFuture<?> idleCheck;
 
     public CommandHandler(FrontendContext context, Phases phases, Session session) {
         this.context = context;
@@ -184,6 +188,13 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
         };
         this.relayRunner = new RelayRunner(context.backends(), ctx.channel(), state, completion);
+        long idleMillis = context.config().server().limits().idleTimeoutMillis();
+        if (idleMillis > 0) {
+            // checked a tenth of the limit apart: a session is closed after 1 to 1.1 times its idle limit, never sooner
+            long period = Math.max(10, idleMillis / 10);
+            idleCheck = ctx.executor().scheduleAtFixedRate(() -> closeIfIdle(idleMillis), period, period,
+                    TimeUnit.MILLISECONDS);
+        }
         this.runner = context.config().server().jdbcExecutor()
                 ? new JdbcRunner(context.jdbc(), context.config(), ctx.channel(), state, completion) : relayRunner;
     }
@@ -722,6 +733,24 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
         }
         session.commandEnds(now);
+        idleSinceNanos = now;
+    }
+
+    /**
+     * server.idleTimeout: a session that has run no command for longer is closed, as the server's wait_timeout
+     * does, after MySQL 8's goodbye (4031). A running statement is no idleness, however long it takes.
+     */
+    private void closeIfIdle(long idleMillis) {
+        if (busy || closed || !queue.isEmpty()
+                || System.nanoTime() - idleSinceNanos <= TimeUnit.MILLISECONDS.toNanos(idleMillis)) {
+            return;
+        }
+        LOG.debug("session {}: idle longer than server.idleTimeout ({} ms), closed", session.connectionId(),
+                idleMillis);
+        closed = true;
+        ByteBuf out = ctx.alloc().buffer(128);
+        ErrorCode.IDLE_TIMEOUT.packet(idleMillis).encode(out);
+        ctx.writeAndFlush(new MySQLFrame(0, out)).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
     }
 
     /** The statement's digest text: an execute's is its prepared statement's, made once. */
@@ -785,8 +814,18 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (idleCheck != null) {
+            idleCheck.cancel(false); // COM_CHANGE_USER hands the connection back to the connection phase
+        }
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        if (idleCheck != null) {
+            idleCheck.cancel(false);
+        }
         releaseQueue();
         context.sessions().remove(session);
         runner.clientClosed();

@@ -9,17 +9,43 @@ public final class SessionRegistry {
 
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    /** Sessions per user name, for users[].maxConnections; guarded by this registry's lock. */
+    private final Map<String, Integer> perUser = new java.util.HashMap<>();
 
     public long nextId() {
         return ids.incrementAndGet();
     }
 
+    /** Whether a login was let in, or which limit refused it. */
+    public enum Admission { ADMITTED, TOO_MANY, TOO_MANY_OF_USER }
+
     public void add(Session session) {
-        sessions.put(session.connectionId(), session);
+        admit(session, 0, 0, false);
     }
 
-    public void remove(Session session) {
-        sessions.remove(session.connectionId());
+    /**
+     * Registers a session that logged in, unless a limit is reached: {@code maxConnections} sessions in all (an
+     * administrator may take one more, as MySQL keeps one for CONNECTION_ADMIN), {@code maxOfUser} of its user
+     * (0: no limit). Logins are rare next to statements: one lock keeps the counts exact when two loops log in at once.
+     */
+    public synchronized Admission admit(Session session, int maxConnections, int maxOfUser, boolean admin) {
+        if (maxConnections > 0 && sessions.size() >= maxConnections + (admin ? 1 : 0)) {
+            return Admission.TOO_MANY;
+        }
+        int ofUser = perUser.getOrDefault(session.user(), 0);
+        if (maxOfUser > 0 && ofUser >= maxOfUser) {
+            return Admission.TOO_MANY_OF_USER;
+        }
+        if (sessions.put(session.connectionId(), session) == null) {
+            perUser.put(session.user(), ofUser + 1);
+        }
+        return Admission.ADMITTED;
+    }
+
+    public synchronized void remove(Session session) {
+        if (sessions.remove(session.connectionId()) != null) {
+            perUser.computeIfPresent(session.user(), (user, count) -> count > 1 ? count - 1 : null);
+        }
     }
 
     public Session get(long id) {

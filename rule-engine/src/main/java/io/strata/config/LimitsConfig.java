@@ -1,0 +1,21 @@
+package io.strata.config;
+
+/**
+ * Limits that protect the service, as MySQL's max_connections, wait_timeout and connect_timeout.
+ *
+ * @param maxConnections         client sessions at once (0: no limit); the next login gets 1040, an administrator
+ *                               may still take one more (as MySQL keeps one for CONNECTION_ADMIN)
+ * @param idleTimeoutMillis      a session idle in the command phase this long is closed (0: never)
+ * @param handshakeTimeoutMillis a connection that has not logged in this long after connecting is closed
+ */
+public record LimitsConfig(int maxConnections, long idleTimeoutMillis, long handshakeTimeoutMillis) {
+
+    public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    public static final LimitsConfig DEFAULT = new LimitsConfig(0, 0, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS);
+
+    public LimitsConfig {
+        if (maxConnections < 0 || idleTimeoutMillis < 0 || handshakeTimeoutMillis < 1) {
+            throw new IllegalArgumentException("limits must be >= 0 (the handshake timeout >= 1 ms)");
+        }
+    }
+}
