@@ -104,6 +104,29 @@ class LimitsIT {
     }
 
     @Test
+    void aConnectionBorrowedAndNeverReturnedIsReportedWithItsStack() throws Exception {
+        try (StrataFixture strata = StrataFixture.start(ServerConfig.NATIVE_PASSWORD, Backend.server(),
+                java.util.Map.of("leakDetectionThreshold", 300))) {
+            io.strata.backend.connection.BackendPool pool = strata.backends().pool("it", "ds_0");
+            try (Connection c = connect(strata, Driver.MARIADB, "root")) {
+                assertEquals(1, selectOne(c)); // statements borrow and return: no leak
+            }
+            var leaked = pool.acquire(0).get(5, TimeUnit.SECONDS); // a bug path: borrowed, never returned
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (pool.leaks() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(1, pool.leaks(), "reported once");
+            assertTrue(java.util.Arrays.stream(pool.lastLeak().getStackTrace()).anyMatch(frame ->
+                    frame.getMethodName().equals("aConnectionBorrowedAndNeverReturnedIsReportedWithItsStack")),
+                    "with the stack that borrowed it");
+            Thread.sleep(500);
+            assertEquals(1, pool.leaks(), "a leak is reported once, not at every check");
+            pool.release(leaked);
+        }
+    }
+
+    @Test
     void aConnectionThatNeverLogsInIsClosedAfterTheHandshakeTimeout() throws Exception {
         try (StrataFixture strata = start(new LimitsConfig(0, 0, 300));
              Socket silent = new Socket("127.0.0.1", strata.port())) {

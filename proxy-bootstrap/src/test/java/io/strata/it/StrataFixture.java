@@ -125,6 +125,10 @@ final class StrataFixture implements AutoCloseable {
         return strata.port();
     }
 
+    io.strata.backend.Backends backends() {
+        return strata.backends();
+    }
+
     Connection connect(Driver driver) throws SQLException {
         return connect(driver, "it", "root", "root", new Properties());
     }

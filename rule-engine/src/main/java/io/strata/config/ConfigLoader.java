@@ -205,6 +205,7 @@ public final class ConfigLoader {
         entry.longInteger(DataSourceConfig.CONNECTION_TIMEOUT, 0, 0, Long.MAX_VALUE);
         entry.longInteger(DataSourceConfig.IDLE_TIMEOUT, 0, 0, Long.MAX_VALUE);
         entry.longInteger(DataSourceConfig.MAX_LIFETIME, 0, 0, Long.MAX_VALUE);
+        entry.longInteger(DataSourceConfig.LEAK_DETECTION_THRESHOLD, 0, 0, Long.MAX_VALUE);
     }
 
     private static List<RuleConfig> rules(YamlMap root) {

@@ -20,9 +20,11 @@ public record DataSourceConfig(String name, String url, String username, String 
     public static final String MINIMUM_IDLE = "minimumIdle";
     public static final String IDLE_TIMEOUT = "idleTimeout";
     public static final String MAX_LIFETIME = "maxLifetime";
+    public static final String LEAK_DETECTION_THRESHOLD = "leakDetectionThreshold";
     /** Pool properties read as numbers by the accessors below. */
     public static final List<String> NUMERIC_POOL_PROPS =
-            List.of(MAXIMUM_POOL_SIZE, CONNECTION_TIMEOUT, MINIMUM_IDLE, IDLE_TIMEOUT, MAX_LIFETIME);
+            List.of(MAXIMUM_POOL_SIZE, CONNECTION_TIMEOUT, MINIMUM_IDLE, IDLE_TIMEOUT, MAX_LIFETIME,
+                    LEAK_DETECTION_THRESHOLD);
 
     public DataSourceConfig {
         Objects.requireNonNull(name, "name");
@@ -66,6 +68,11 @@ public record DataSourceConfig(String name, String url, String username, String 
 
     public long maxLifetimeMillis() {
         return number(MAX_LIFETIME, 1_800_000);
+    }
+
+    /** ms a connection may stay borrowed before it is reported as leaked; 0, the default, turns the check off. */
+    public long leakDetectionThresholdMillis() {
+        return number(LEAK_DETECTION_THRESHOLD, 0);
     }
 
     // Records print every component; configs end up in logs, passwords must not.

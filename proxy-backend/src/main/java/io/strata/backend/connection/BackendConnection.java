@@ -68,6 +68,8 @@ public final class BackendConnection {
     private int lease;
     /** The client session (its connection id) this connection runs statements for; 0 while pooled. */
     private volatile long heldBy;
+    /** Since when, and by which stack, the connection is lent (leak detection on), else null. */
+    private volatile Lending lending;
     /** Chosen to break a deadlock across servers: the statement it runs is being killed (see the deadlock package). */
     private volatile boolean deadlockVictim;
     private final Map<String, String> variables = new HashMap<>();
@@ -558,9 +560,40 @@ public final class BackendConnection {
     }
 
     void returned() {
+        Lending lent = this.lending;
+        if (lent != null) {
+            this.lending = null;
+            if (lent.reported()) {
+                LoggerFactory.getLogger(LeakDetector.class).info("Connection {} of data source {}, reported as "
+                        + "leaked, was returned", connectionId, dataSource);
+            }
+        }
         lease++;
         heldBy = 0;
         deadlockVictim = false;
+    }
+
+    /** A lending of the connection as leak detection sees it. */
+    record Lending(long sinceNanos, Throwable borrowedAt, boolean reported) {
+    }
+
+    /** Leak detection: the connection is lent from now, to the stack in {@code borrowedAt}. */
+    void lent(long nanos, Throwable borrowedAt) {
+        this.lending = new Lending(nanos, borrowedAt, false);
+    }
+
+    /** The current lending when leak detection is on, else null. */
+    Lending lending() {
+        return lending;
+    }
+
+    /** Marks {@code lent} reported, unless the connection was returned (or lent again) meanwhile. */
+    synchronized boolean reportLeak(Lending lent) {
+        if (this.lending != lent) {
+            return false;
+        }
+        this.lending = new Lending(lent.sinceNanos(), lent.borrowedAt(), true);
+        return true;
     }
 
     /** The client session (its connection id) holding this connection, 0 for none: whose locks are whose. */

@@ -88,6 +88,7 @@ public final class BackendPool implements AutoCloseable {
     private int opening;
     private String lastFailure = "none";
     private boolean closed;
+    private final LeakDetector leaks;
 
     public BackendPool(DataSourceConfig config, BackendConnector connector, EventLoopGroup timers) {
         this.config = config;
@@ -100,6 +101,18 @@ public final class BackendPool implements AutoCloseable {
                 EVICTION_PERIOD_SECONDS, TimeUnit.SECONDS);
         this.expiry = timers.next().scheduleWithFixedDelay(this::expireWaiters, EXPIRY_SWEEP_MILLIS,
                 EXPIRY_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        this.leaks = new LeakDetector(config.name(), config.leakDetectionThresholdMillis(), timers,
+                this::connections);
+    }
+
+    /** Connections reported as leaked (leakDetectionThreshold) since the start. */
+    public long leaks() {
+        return leaks.leaks();
+    }
+
+    /** The stack that borrowed the last connection reported as leaked, or null. */
+    public Throwable lastLeak() {
+        return leaks.lastLeak();
     }
 
     public String name() {
@@ -122,6 +135,7 @@ public final class BackendPool implements AutoCloseable {
      */
     public CompletableFuture<BackendConnection> acquire(int flavor, EventLoop loop) {
         CompletableFuture<BackendConnection> future = new CompletableFuture<>();
+        Throwable borrowedAt = leaks.borrowing(); // the caller's stack, while it is the caller's thread
         BackendConnection ready;
         synchronized (this) {
             if (closed) {
@@ -136,9 +150,11 @@ public final class BackendPool implements AutoCloseable {
                             .addLast(new Waiter(flavor, loop, future, System.nanoTime()));
                     waiterCount++;
                 }
-                return future;
+                return borrowedAt == null ? future
+                        : future.whenComplete((connection, error) -> leaks.lent(connection, borrowedAt));
             }
         }
+        leaks.lent(ready, borrowedAt);
         future.complete(ready);
         return future;
     }
@@ -148,9 +164,12 @@ public final class BackendPool implements AutoCloseable {
      * taken when the pool is full; below that, null sends the caller to {@link #acquire}, which opens one here.
      */
     public BackendConnection tryAcquire(int flavor, EventLoop loop) {
+        BackendConnection ready;
         synchronized (this) {
-            return closed ? null : takeIdle(flavor, loop);
+            ready = closed ? null : takeIdle(flavor, loop);
         }
+        leaks.lent(ready, leaks.borrowing());
+        return ready;
     }
 
     /** Gives a connection back: to a waiter, to the idle list, or closed when it holds state or is too old. */
@@ -218,6 +237,7 @@ public final class BackendPool implements AutoCloseable {
         List<Waiter> toFail;
         synchronized (this) {
             closed = true;
+            leaks.close();
             eviction.cancel(false);
             expiry.cancel(false);
             toClose = new ArrayList<>(all);

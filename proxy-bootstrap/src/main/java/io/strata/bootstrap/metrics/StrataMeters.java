@@ -122,6 +122,10 @@ final class StrataMeters implements MeterBinder {
         Gauge.builder("strata.backend.pending", pool, p -> p.stats().waiting())
                 .tags("database", database, "data_source", dataSource)
                 .description("Statements waiting for a backend connection of a full pool").register(registry);
+        FunctionCounter.builder("strata.backend.connection.leaks", pool, BackendPool::leaks)
+                .tags("database", database, "data_source", dataSource)
+                .description("connections borrowed longer than leakDetectionThreshold (reported in the log with the "
+                        + "stack that borrowed them)").register(registry);
     }
 
     private static void bindHealth(MeterRegistry registry, DataSourceStatus status) {
