@@ -2,14 +2,16 @@
 #
 # Stops the Strata proxy started by start.sh (background mode).
 #
-# Reads the pid from ../logs/strata.pid, sends TERM, waits up to 30 seconds
-# for a graceful shutdown, then sends KILL. Exits 0 when Strata was stopped
-# or was not running.
+# Reads the pid from ../logs/strata.pid, sends TERM, waits up to STRATA_STOP_TIMEOUT
+# seconds (default 45) for a graceful shutdown, then sends KILL. On TERM, Strata takes
+# no new connections and lets running statements and open transactions finish for up
+# to server.shutdownTimeout (30 s by default), so the wait here is longer. Exits 0 when
+# Strata was stopped or was not running.
 
 set -u
 
 MAIN_CLASS="io.strata.bootstrap.Main"
-TIMEOUT=30
+TIMEOUT=${STRATA_STOP_TIMEOUT:-45}
 
 BIN_DIR=$(cd "$(dirname "$0")" && pwd) || exit 1
 BASE_DIR=$(cd "$BIN_DIR/.." && pwd) || exit 1

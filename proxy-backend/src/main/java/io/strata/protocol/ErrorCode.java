@@ -27,6 +27,7 @@ public enum ErrorCode {
     POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),
     TOO_MANY_CONNECTIONS(1040, "08004", "Too many connections"),
     USER_CONNECTIONS(1203, "42000", "User %s already has more than 'max_user_connections' active connections"),
+    SHUTDOWN(1053, "08S01", "Server shutdown in progress"),
     /** MySQL 8's goodbye to a client closed for idling longer than wait_timeout. */
     IDLE_TIMEOUT(4031, "HY000", "The client was disconnected by the server because of inactivity (server.idleTimeout "
             + "%s ms)"),

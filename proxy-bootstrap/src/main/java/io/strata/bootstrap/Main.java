@@ -45,7 +45,7 @@ public final class Main {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            strata.close();
+            strata.stop(); // SIGTERM (bin/stop.sh): running statements and open transactions may finish
             stopped.countDown();
         }, "strata-shutdown"));
         stopped.await();

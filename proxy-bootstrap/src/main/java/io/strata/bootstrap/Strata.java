@@ -25,6 +25,8 @@ import io.strata.frontend.slowlog.SlowLog;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
+import io.strata.frontend.command.CommandHandler;
+import io.strata.frontend.session.Session;
 import io.strata.frontend.session.SessionRegistry;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RoutingRule;
@@ -66,9 +68,15 @@ public final class Strata implements AutoCloseable {
     private final HealthMonitor monitor;
     private final MetricsEndpoint metrics;
     private final SlowLog slowLog;
+    private final SessionRegistry sessions;
+    private final long shutdownTimeoutMillis;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
-                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics, SlowLog slowLog) {
+                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics, SlowLog slowLog,
+                   SessionRegistry sessions, long shutdownTimeoutMillis) {
+        this.sessions = sessions;
+        this.shutdownTimeoutMillis = shutdownTimeoutMillis;
         this.monitor = monitor;
         this.slowLog = slowLog;
         this.metrics = metrics;
@@ -97,8 +105,44 @@ public final class Strata implements AutoCloseable {
         return backends;
     }
 
+    /**
+     * A graceful stop (SIGTERM, {@code bin/stop.sh}): no new connections; every session closes at its next statement
+     * boundary outside a transaction, so running statements are answered and open transactions may commit, for up to
+     * {@code server.shutdownTimeout}; then whatever is left is closed, as {@link #close} does.
+     */
+    public void stop() {
+        if (closed.get()) {
+            return;
+        }
+        server.close();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMillis);
+        for (Session session : sessions.all()) {
+            session.channel().pipeline().fireUserEventTriggered(CommandHandler.STOP_AT_BOUNDARY);
+        }
+        while (sessions.size() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (sessions.size() > 0) {
+            LOG.warn("{} sessions still busy or in a transaction after server.shutdownTimeout ({} ms): closed",
+                    sessions.size(), shutdownTimeoutMillis);
+        }
+        close();
+    }
+
+    /**
+     * Stops at once: sessions are closed wherever they are (see {@link #stop} for the graceful way). A second call
+     * (after {@link #stop}, or a try-with-resources around it) does nothing.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         server.close();
         if (metrics != null) {
             metrics.close();
@@ -191,7 +235,8 @@ public final class Strata implements AutoCloseable {
                 StrataConfig started = resolved;
                 Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(started,
                         chains));
-                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics, slowLog);
+                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics, slowLog,
+                        context.sessions(), resolved.server().limits().shutdownTimeoutMillis());
             } catch (Exception e) {
                 // A failed start leaves nothing running: no port bound, no thread left behind.
                 if (metrics != null) {

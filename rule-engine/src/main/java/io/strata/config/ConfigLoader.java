@@ -31,7 +31,8 @@ public final class ConfigLoader {
     private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
-                    "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout");
+                    "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout",
+                    "shutdownTimeout");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin", "maxConnections");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
@@ -85,6 +86,8 @@ public final class ConfigLoader {
                 new LimitsConfig(server.integer("maxConnections", 0, 0, Integer.MAX_VALUE),
                         server.longInteger("idleTimeout", 0, 0, Long.MAX_VALUE),
                         server.longInteger("handshakeTimeout", LimitsConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 1,
+                                Long.MAX_VALUE),
+                        server.longInteger("shutdownTimeout", LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT_MILLIS, 0,
                                 Long.MAX_VALUE)));
     }
 

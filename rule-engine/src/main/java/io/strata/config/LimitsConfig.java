@@ -7,15 +7,24 @@ package io.strata.config;
  *                               may still take one more (as MySQL keeps one for CONNECTION_ADMIN)
  * @param idleTimeoutMillis      a session idle in the command phase this long is closed (0: never)
  * @param handshakeTimeoutMillis a connection that has not logged in this long after connecting is closed
+ * @param shutdownTimeoutMillis  how long a stop waits for running statements and open transactions to finish
  */
-public record LimitsConfig(int maxConnections, long idleTimeoutMillis, long handshakeTimeoutMillis) {
+public record LimitsConfig(int maxConnections, long idleTimeoutMillis, long handshakeTimeoutMillis,
+                           long shutdownTimeoutMillis) {
 
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
-    public static final LimitsConfig DEFAULT = new LimitsConfig(0, 0, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS);
+    public static final long DEFAULT_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
+    public static final LimitsConfig DEFAULT = new LimitsConfig(0, 0, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS,
+            DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
 
     public LimitsConfig {
-        if (maxConnections < 0 || idleTimeoutMillis < 0 || handshakeTimeoutMillis < 1) {
+        if (maxConnections < 0 || idleTimeoutMillis < 0 || handshakeTimeoutMillis < 1 || shutdownTimeoutMillis < 0) {
             throw new IllegalArgumentException("limits must be >= 0 (the handshake timeout >= 1 ms)");
         }
+    }
+
+    /** The same limits and the default shutdown timeout. */
+    public LimitsConfig(int maxConnections, long idleTimeoutMillis, long handshakeTimeoutMillis) {
+        this(maxConnections, idleTimeoutMillis, handshakeTimeoutMillis, DEFAULT_SHUTDOWN_TIMEOUT_MILLIS);
     }
 }

@@ -133,6 +133,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private long idleSinceNanos = System.nanoTime();
     /** The check of server.idleTimeout, or null when there is none. */
     private ScheduledFuture<?> idleCheck;
+    /** Strata is stopping: the session closes at its next statement boundary outside a transaction. */
+    private boolean stopping;
+
+    /** The event a stop sends every session ({@link #stopAtBoundary}). */
+    public static final Object STOP_AT_BOUNDARY = new Object() {
+        @Override
+        public String toString() {
+            return "stop at the next statement boundary";
+        }
+    };
 
     public CommandHandler(FrontendContext context, Phases phases, Session session) {
         this.context = context;
@@ -249,7 +259,37 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         finishRunning();
         commandEnds();
         busy = false;
+        if (stopping && stopAtBoundary()) {
+            return;
+        }
         runQueued();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == STOP_AT_BOUNDARY) {
+            stopping = true;
+            stopAtBoundary();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    /**
+     * A graceful stop: the session closes, after MySQL's 1053, once no statement runs, none waits and no transaction
+     * is open; until then it goes on, so a running statement is answered and an open transaction can commit.
+     *
+     * @return whether it closed
+     */
+    private boolean stopAtBoundary() {
+        if (busy || closed || !queue.isEmpty() || state.inTransaction()) {
+            return false;
+        }
+        closed = true;
+        ByteBuf out = ctx.alloc().buffer(64);
+        ErrorCode.SHUTDOWN.packet().encode(out);
+        ctx.writeAndFlush(new MySQLFrame(0, out)).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        return true;
     }
 
     /** Decodes the command and runs it: one case per command, so a command without a handler does not compile. */
