@@ -285,11 +285,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (busy || closed || !queue.isEmpty() || state.inTransaction()) {
             return false;
         }
-        closed = true;
-        ByteBuf out = ctx.alloc().buffer(64);
-        ErrorCode.SHUTDOWN.packet().encode(out);
-        ctx.writeAndFlush(new MySQLFrame(0, out)).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        goodbye(ErrorCode.SHUTDOWN.packet());
         return true;
+    }
+
+    /** Closes the session after an error telling the client why (MySQL's way for a server-side close). */
+    private void goodbye(ErrPacket why) {
+        closed = true;
+        ByteBuf out = ctx.alloc().buffer(64 + why.message().length());
+        why.encode(out);
+        ctx.writeAndFlush(new MySQLFrame(0, out)).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
     }
 
     /** Decodes the command and runs it: one case per command, so a command without a handler does not compile. */
@@ -787,10 +792,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         }
         LOG.debug("session {}: idle longer than server.idleTimeout ({} ms), closed", session.connectionId(),
                 idleMillis);
-        closed = true;
-        ByteBuf out = ctx.alloc().buffer(128);
-        ErrorCode.IDLE_TIMEOUT.packet(idleMillis).encode(out);
-        ctx.writeAndFlush(new MySQLFrame(0, out)).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        goodbye(ErrorCode.IDLE_TIMEOUT.packet(idleMillis));
     }
 
     /** The statement's digest text: an execute's is its prepared statement's, made once. */
