@@ -579,6 +579,7 @@ users:
   - name: root
     password: root
     databases: ["*"]
+    admin: true
   - name: sbtest
     password: sbtest
     databases: [sbtest]
@@ -641,6 +642,7 @@ users:
   - name: root
     password: root
     databases: ["*"]
+    admin: true
   - name: sbtest
     password: sbtest
     databases: [sbtest]
@@ -915,7 +917,7 @@ start_haproxy() {
 
 # SHOW STRATA DATA SOURCES, tab-separated, without the header.
 strata_sources() {
-    "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -usbtest -psbtest sbtest \
+    "$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -uroot -proot sbtest \
         -N -B -e "SHOW STRATA DATA SOURCES" 2>/dev/null
 }
 
@@ -1083,7 +1085,7 @@ run_overhead() {
         done
     done
     # Strata's own view after the matrix: where it routed (reads, writes) and the health.
-    OH_SOURCES=$("$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -usbtest -psbtest sbtest \
+    OH_SOURCES=$("$MARIADB" --no-defaults --protocol=TCP -h127.0.0.1 -P"$STRATA_PORT" -uroot -proot sbtest \
         -t -e "SHOW STRATA DATA SOURCES" 2>&1 || true)
 }
 
