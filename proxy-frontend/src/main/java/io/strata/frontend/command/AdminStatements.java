@@ -56,9 +56,14 @@ final class AdminStatements {
 
     /** @throws io.strata.protocol.MySQLException 1227 when the session's user is no administrator */
     static void checkAdmin(FrontendContext context, Session session) {
-        if (!context.authenticator().user(session.user()).map(UserConfig::admin).orElse(false)) {
+        if (!isAdministrator(context, session)) {
             throw ErrorCode.ADMIN_ONLY.exception();
         }
+    }
+
+    /** Whether the session's user is a Strata administrator ({@code users[].admin}). */
+    static boolean isAdministrator(FrontendContext context, Session session) {
+        return context.authenticator().user(session.user()).map(UserConfig::admin).orElse(false);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.strata.frontend.command;
 
-import io.strata.config.UserConfig;
 
 import io.strata.frontend.FrontendContext;
 import io.strata.backend.execute.SessionState;
@@ -49,8 +48,7 @@ final class KillCommand {
         if (target == null) {
             throw ErrorCode.NO_SUCH_THREAD.exception(id);
         }
-        boolean admin = context.authenticator().user(session.user()).map(UserConfig::admin).orElse(false);
-        if (!admin && !target.user().equals(session.user())) {
+        if (!AdminStatements.isAdministrator(context, session) && !target.user().equals(session.user())) {
             throw ErrorCode.KILL_DENIED.exception(id);
         }
         if (!queryOnly) {

@@ -1,6 +1,5 @@
 package io.strata.frontend.command;
 
-import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
@@ -89,7 +88,7 @@ final class ProcessList {
 
     /** One row per session the asking user may see, in MySQL's column order, ordered by id. */
     private static List<List<Object>> rows(FrontendContext context, Session asking) {
-        boolean admin = context.authenticator().user(asking.user()).map(UserConfig::admin).orElse(false);
+        boolean admin = AdminStatements.isAdministrator(context, asking);
         long now = System.nanoTime();
         List<Session> sessions = new ArrayList<>(context.sessions().all());
         sessions.sort(Comparator.comparingLong(Session::connectionId));
