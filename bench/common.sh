@@ -103,6 +103,33 @@ cpu_ticks() {
     echo $(( ${12} + ${13} ))
 }
 
+# utime and stime of a whole process, in clock ticks, apart: "user system".
+cpu_ticks_split() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo "0 0"; return; }
+    stat=${stat##*) }
+    # shellcheck disable=SC2086
+    set -- $stat
+    echo "${12} ${13}"
+}
+
+# CPU seconds (user + system, in clock ticks) of the JIT compiler threads of a JVM: a cell in which
+# they are busy measures compilation, not the proxy.
+jit_ticks() {
+    local t stat sum=0
+    for t in /proc/"$1"/task/*; do
+        case "$(cat "$t/comm" 2>/dev/null)" in
+            C1\ Compiler*|C2\ Compiler*)
+                stat=$(cat "$t/stat" 2>/dev/null) || continue
+                stat=${stat##*) }
+                # shellcheck disable=SC2086
+                set -- $stat
+                sum=$((sum + ${12} + ${13})) ;;
+        esac
+    done
+    echo "$sum"
+}
+
 # sysbench catches Ctrl-C and exits 130 by itself, so bash never sees the signal and
 # would go on with the next cell: pass it on.
 exit_if_interrupted() {

@@ -50,6 +50,7 @@ STRATA_DIST=""
 STRATA_DIST_B=""
 STRATA_RULES_B=""
 STRATA_SERVER_B=""
+STRATA_JAVA_OPTS_B=""
 STRATA_POOL=64
 OPT_MANY_CLIENTS=""
 THINK_MS=10
@@ -121,6 +122,10 @@ Setup:
                        extra settings of strata_b's server: section, one flow mapping per
                        line, e.g. "digests: { enabled: false }": an A/B run of one build
                        with a server setting changed (--strata-dist-b defaults to --strata-dist)
+  --strata-java-opts-b OPTS
+                       JVM options of strata_b (its STRATA_JAVA_OPTS), e.g. "-XX:+UseSerialGC":
+                       an A/B run of one build under other JVM options (--strata-dist-b
+                       defaults to --strata-dist)
   --strata-pool N      maximumPoolSize of Strata's backend pool (default $STRATA_POOL; both builds)
   --base-port N        MariaDB on N, HAProxy on N+1, Strata on N+2, Strata B on N+3,
                        HAProxy nbthread 1 on N+4 (default $BASE_PORT)
@@ -140,8 +145,8 @@ A/B of two commits (the build overwrites distribution/target, so copy the first 
   CPU-second is the steady one; QPS moves with the machine.
 
 Environment (for both Strata builds):
-  STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default 0: Netty's
-                       choice, 2 x CPUs)
+  STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default: unset, the
+                       build's own default)
   STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; default: that
                        script's, e.g. "-XX:+UseG1GC -Xms512m -Xmx2g ...")
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
@@ -169,6 +174,7 @@ parse_args() {
             --strata-dist-b) need_value "$@"; STRATA_DIST_B=$2; shift ;;
             --strata-rules-b) need_value "$@"; STRATA_RULES_B=$2; shift ;;
             --strata-server-b) need_value "$@"; STRATA_SERVER_B=$2; shift ;;
+            --strata-java-opts-b) need_value "$@"; STRATA_JAVA_OPTS_B=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
             --many-clients) need_value "$@"; OPT_MANY_CLIENTS=$2; shift ;;
             --think-ms) need_value "$@"; THINK_MS=$2; shift ;;
@@ -218,7 +224,7 @@ parse_args() {
         STRATA_RULES_B=$(cd "$(dirname "$STRATA_RULES_B")" && pwd)/$(basename "$STRATA_RULES_B")
         [ -n "$STRATA_DIST_B" ] || STRATA_DIST_B=same
     fi
-    if [ -n "$STRATA_SERVER_B" ] && [ -z "$STRATA_DIST_B" ]; then
+    if [ -n "$STRATA_SERVER_B$STRATA_JAVA_OPTS_B" ] && [ -z "$STRATA_DIST_B" ]; then
         STRATA_DIST_B=same
     fi
     if [ -n "$STRATA_DIST_B" ]; then
@@ -440,16 +446,18 @@ start_strata() {
 # The second build of an A/B run: its own copy, its own port, the same configuration.
 start_strata_b() {
     start_strata_from "Strata B" "$STRATA_DIST_B" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME "$STRATA_RULES_B" \
-        "$STRATA_SERVER_B"
+        "$STRATA_SERVER_B" "$STRATA_JAVA_OPTS_B"
 }
 
 # Unpacks (or copies) a distribution into $WORK_DIR/<prefix>-dist, writes its configuration
 # into $WORK_DIR/<prefix>-conf and starts it with bin/start.sh. Arguments: the name in the
 # messages, distribution, port, folder prefix, and the names of the variables that get the
 # pid (set as soon as start.sh wrote it, so that cleanup stops it whatever follows) and the
-# Strata home; optionally a file with the rules: section (else the empty rule chain).
+# Strata home; optionally a file with the rules: section (else the empty rule chain), lines
+# for the server: section and JVM options (else STRATA_JAVA_OPTS).
 start_strata_from() {
-    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 rules=${7:-} server_extra=${8:-} home conf pid
+    local label=$1 dist=$2 port=$3 prefix=$4 pid_var=$5 home_var=$6 rules=${7:-} server_extra=${8:-} \
+        java_opts=${9:-${STRATA_JAVA_OPTS:-}} home conf pid
     if [ -d "$dist" ]; then
         say "Copying the $label distribution $dist"
         cp -a "$dist" "$WORK_DIR/$prefix-dist"
@@ -474,7 +482,7 @@ start_strata_from() {
 server:
   host: 127.0.0.1
   port: $port
-  workerThreads: ${STRATA_WORKER_THREADS:-0}
+$([ -n "${STRATA_WORKER_THREADS:-}" ] && echo "  workerThreads: $STRATA_WORKER_THREADS")
 $(printf '%s\n' "$server_extra" | sed -e '/^$/d' -e 's/^/  /')
 users:
   - { name: sbtest, password: sbtest, databases: [sbtest], admin: true }
@@ -503,8 +511,8 @@ EOF
         echo "rules: []" >> "$conf/config-sbtest.yaml"
     fi
 
-    say "Starting $label on 127.0.0.1:$port (pool $STRATA_POOL, STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
-    if ! "$home/bin/start.sh" -c "$conf" -p "$port" > "$WORK_DIR/$prefix-start.log" 2>&1; then
+    say "Starting $label on 127.0.0.1:$port (pool $STRATA_POOL, STRATA_JAVA_OPTS=${java_opts:-<start.sh default>})"
+    if ! STRATA_JAVA_OPTS=$java_opts "$home/bin/start.sh" -c "$conf" -p "$port" > "$WORK_DIR/$prefix-start.log" 2>&1; then
         cat "$WORK_DIR/$prefix-start.log" >&2
         die "$label did not start"
     fi
@@ -623,15 +631,16 @@ run_cell() {
     local workload=$1 ps=$2 threads=$3 target=$4 round=$5
     local log="$WORK_DIR/cells/$workload-$ps-$threads-$target.log"
     [ "$ROUNDS" -gt 1 ] && log="${log%.log}-r$round.log"
-    local pid db0 db1 p0 p1 rc=0
+    local pid db0 db1 p0 p1 s0 s1 j0 j1 rc=0
     pid=$(cpu_pid_of "$target")
     R_STATUS=ok R_NOTE="" R_QPS=0 R_P95="" R_ERRORS=0 R_CPU="" R_DBCPU="" R_QUERIES=0
+    R_SYS="" R_JIT=""
 
     if ! is_alive "$pid"; then
         R_STATUS=FAILED R_NOTE="$(cpu_name_of "$target") process (pid $pid) is gone"
         return
     fi
-    p0=$(cpu_ticks "$pid"); db0=$(cpu_ticks "$MARIADB_PID")
+    p0=$(cpu_ticks "$pid"); db0=$(cpu_ticks "$MARIADB_PID"); s0=$(cpu_ticks_split "$pid"); j0=$(jit_ticks "$pid")
     # --verbosity=4 makes sysbench say when the server refused a prepared statement and it
     # fell back to client-side emulation (which would silently turn an "auto" cell into a
     # text-protocol one). timeout: a stuck proxy fails the cell instead of the whole run.
@@ -640,9 +649,12 @@ run_cell() {
         --time="$CELL_TIME" --report-interval=0 --percentile=95 --verbosity=4 \
         run > "$log" 2>&1 || rc=$?
     exit_if_interrupted "$rc"
-    p1=$(cpu_ticks "$pid"); db1=$(cpu_ticks "$MARIADB_PID")
+    p1=$(cpu_ticks "$pid"); db1=$(cpu_ticks "$MARIADB_PID"); s1=$(cpu_ticks_split "$pid"); j1=$(jit_ticks "$pid")
 
     R_CPU=$(cpu_seconds_between "$p0" "$p1")
+    # of it, kernel time and (for a JVM) the JIT compiler threads' time
+    R_SYS=$(cpu_seconds_between "${s0#* }" "${s1#* }")
+    R_JIT=$(cpu_seconds_between "$j0" "$j1")
     R_DBCPU=$(cpu_seconds_between "$db0" "$db1")
 
     local ign rec
@@ -676,18 +688,19 @@ median() {
 # per CPU-second over all rounds. A round that fails fails the target's cell.
 run_rounds() {
     local w=$1 ps=$2 t=$3 r target key
-    local -A qps queries cpu dbcpu errors p95s status note
+    local -A qps queries cpu sys jit dbcpu errors p95s status note
     for target in $TARGETS; do
-        qps[$target]=0 queries[$target]=0 cpu[$target]=0 dbcpu[$target]=0 errors[$target]=0
+        qps[$target]=0 queries[$target]=0 cpu[$target]=0 sys[$target]=0 jit[$target]=0 dbcpu[$target]=0 errors[$target]=0
         p95s[$target]="" status[$target]=ok note[$target]=""
     done
     for ((r = 1; r <= ROUNDS; r++)); do
         for target in $(rotated $((r - 1)) $TARGETS); do
             RUN_NO=$((RUN_NO + 1))
             run_cell "$w" "$ps" "$t" "$target" "$r"
-            printf '  [%2d/%d] %-18s %-7s %3s thr %-8s%s qps %10s  p95 %7s ms  errors %4s  cpu %6s s  %s\n' \
+            printf '  [%2d/%d] %-18s %-7s %3s thr %-8s%s qps %10s  p95 %7s ms  errors %4s  cpu %6s s (sys %5s, jit %5s)  %s\n' \
                 "$RUN_NO" "$RUN_TOTAL" "$w" "$ps" "$t" "$target" "$([ "$ROUNDS" -gt 1 ] && echo " r$r")" \
-                "$R_QPS" "${R_P95:--}" "$R_ERRORS" "${R_CPU:--}" "$R_STATUS${R_NOTE:+: $R_NOTE}"
+                "$R_QPS" "${R_P95:--}" "$R_ERRORS" "${R_CPU:--}" "${R_SYS:--}" "${R_JIT:--}" \
+                "$R_STATUS${R_NOTE:+: $R_NOTE}"
             if [ "$R_STATUS" != ok ] && [ "${status[$target]}" = ok ]; then
                 status[$target]=$R_STATUS
                 note[$target]=$R_NOTE
@@ -696,6 +709,8 @@ run_rounds() {
             qps[$target]=$(awk -v a="${qps[$target]}" -v b="$R_QPS" 'BEGIN { print a + b }')
             queries[$target]=$(( ${queries[$target]} + ${R_QUERIES:-0} ))
             cpu[$target]=$(awk -v a="${cpu[$target]}" -v b="${R_CPU:-0}" 'BEGIN { print a + b }')
+            sys[$target]=$(awk -v a="${sys[$target]}" -v b="${R_SYS:-0}" 'BEGIN { print a + b }')
+            jit[$target]=$(awk -v a="${jit[$target]}" -v b="${R_JIT:-0}" 'BEGIN { print a + b }')
             dbcpu[$target]=$(awk -v a="${dbcpu[$target]}" -v b="${R_DBCPU:-0}" 'BEGIN { print a + b }')
             errors[$target]=$(( ${errors[$target]} + R_ERRORS ))
             p95s[$target]="${p95s[$target]} $R_P95"
@@ -707,6 +722,12 @@ run_rounds() {
         RES_STATUS[$key]=${status[$target]} RES_NOTE[$key]=${note[$target]} RES_ERR[$key]=${errors[$target]}
         RES_CPU[$key]=$(awk -v c="${cpu[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", c / n }')
         RES_DBCPU[$key]=$(awk -v c="${dbcpu[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", c / n }')
+        RES_JIT[$key]=$(awk -v c="${jit[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", c / n }')
+        # user and kernel CPU microseconds per query: where an L4 proxy and Strata differ
+        RES_USRQ[$key]=$(awk -v c="${cpu[$target]}" -v s="${sys[$target]}" -v q="${queries[$target]}" \
+            'BEGIN { if (q > 0) printf "%.1f", (c - s) * 1000000 / q }')
+        RES_SYSQ[$key]=$(awk -v s="${sys[$target]}" -v q="${queries[$target]}" \
+            'BEGIN { if (q > 0) printf "%.1f", s * 1000000 / q }')
         if [ "${status[$target]}" = ok ]; then
             RES_QPS[$key]=$(awk -v q="${qps[$target]}" -v n="$ROUNDS" 'BEGIN { printf "%.2f", q / n }')
             RES_P95[$key]=$(median ${p95s[$target]})
@@ -720,7 +741,7 @@ run_rounds() {
 
 # ---- report ---------------------------------------------------------------------------
 
-declare -A RES_QPS RES_P95 RES_ERR RES_CPU RES_DBCPU RES_QPC RES_STATUS RES_NOTE
+declare -A RES_QPS RES_P95 RES_ERR RES_CPU RES_DBCPU RES_QPC RES_STATUS RES_NOTE RES_JIT RES_USRQ RES_SYSQ
 CELLS=()
 
 ratio() {
@@ -767,6 +788,7 @@ machine_info() {
         echo "Strata B:  $STRATA_DIST_B (target strata_b, the same configuration and options)"
     fi
     [ -n "$STRATA_SERVER_B" ] && echo "Strata B server: $(printf '%s' "$STRATA_SERVER_B" | tr '\n' ' ')"
+    [ -n "$STRATA_JAVA_OPTS_B" ] && echo "Strata B JVM options: $STRATA_JAVA_OPTS_B"
 
     echo "Before:    CPUs ${BUSY_AT_START}% busy in the second before start; load average $LOAD_AT_START"
     [ -n "$INSTALLED_PACKAGES" ] && echo "Installed: $INSTALLED_PACKAGES (apt-get, by this run)"
@@ -780,7 +802,7 @@ print_table() {
     has_target haproxy1 && show_h1=1
     has_target strata_b && show_b=1
     table_row workload ps thr target qps p95_ms errors "proxy_cpu_s" "q/cpu_s" "s/direct" "s/haprx" "s/h q/cpu" \
-        "s/haprx1" "s/h1 q/cpu" "b/a" "b/a q/cpu" "db_us/q" status
+        "s/haprx1" "s/h1 q/cpu" "b/a" "b/a q/cpu" "db_us/q" "usr_us/q" "sys_us/q" "jit_s" status
     for key in "${CELLS[@]}"; do
         IFS='|' read -r w ps t target <<< "$key"
         cpu=${RES_CPU[$key]}
@@ -791,17 +813,18 @@ print_table() {
         ratios_of "$key"
         table_row "$w" "$ps" "$t" "$target" "${RES_QPS[$key]}" "${RES_P95[$key]:--}" "${RES_ERR[$key]}" \
             "${cpu:--}" "${RES_QPC[$key]:--}" "${RT_D:--}" "${RT_H:--}" "${RT_HC:--}" \
-            "${RT_H1:--}" "${RT_H1C:--}" "${RT_B:--}" "${RT_BC:--}" "${dbq:--}" "${RES_STATUS[$key]}"
+            "${RT_H1:--}" "${RT_H1C:--}" "${RT_B:--}" "${RT_BC:--}" "${dbq:--}" "${RES_USRQ[$key]:--}" \
+            "${RES_SYSQ[$key]:--}" "${RES_JIT[$key]:--}" "${RES_STATUS[$key]}"
     done
 }
 
-# One line of the table: the 18 columns of print_table, less those it leaves out
+# One line of the table: the 21 columns of print_table, less those it leaves out
 # (show_h1, show_b of the caller).
 table_row() {
     printf '%-18s %-7s %4s %-8s %10s %8s %6s %16s %10s %8s %8s %9s' "${@:1:12}"
     [ "$show_h1" -eq 1 ] && printf ' %8s %10s' "${13}" "${14}"
     [ "$show_b" -eq 1 ] && printf ' %8s %9s' "${15}" "${16}"
-    printf ' %8s  %s\n' "${17}" "${18}"
+    printf ' %8s %8s %8s %6s  %s\n' "${17}" "${18}" "${19}" "${20}" "${21}"
 }
 
 # The temp folder goes away at the end: keep the sysbench output of every failed cell,
@@ -836,11 +859,11 @@ save_failure_logs() {
 write_csv() {
     local file=$1 key w ps t target
     {
-        echo "workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,cpu_process,db_cpu_s,note,strata_over_haproxy1_qps,strata_over_haproxy1_qps_per_proxy_cpu_s,strata_b_over_strata_qps,strata_b_over_strata_qps_per_proxy_cpu_s"
+        echo "workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,cpu_process,db_cpu_s,note,strata_over_haproxy1_qps,strata_over_haproxy1_qps_per_proxy_cpu_s,strata_b_over_strata_qps,strata_b_over_strata_qps_per_proxy_cpu_s,user_us_per_query,system_us_per_query,jit_cpu_s"
         for key in "${CELLS[@]}"; do
             IFS='|' read -r w ps t target <<< "$key"
             ratios_of "$key"
-            echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$RT_D,$RT_H,$RT_HC,${RES_STATUS[$key]},$(cpu_name_of "$target"),${RES_DBCPU[$key]},$(csv_field "${RES_NOTE[$key]}"),$RT_H1,$RT_H1C,$RT_B,$RT_BC"
+            echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$RT_D,$RT_H,$RT_HC,${RES_STATUS[$key]},$(cpu_name_of "$target"),${RES_DBCPU[$key]},$(csv_field "${RES_NOTE[$key]}"),$RT_H1,$RT_H1C,$RT_B,$RT_BC,${RES_USRQ[$key]},${RES_SYSQ[$key]},${RES_JIT[$key]}"
         done
     } > "$file"
 }
@@ -922,6 +945,9 @@ main() {
             echo "q/cpu is the steadier of the two)."
         fi
         echo "db_us/q: mariadbd's CPU microseconds per query through the target (multiplexing lowers it)."
+        echo "usr_us/q, sys_us/q: the proxy's user and kernel CPU microseconds per query (an L4 proxy's"
+        echo "are mostly kernel: the same sends and receives). jit_s: of proxy_cpu_s, the CPU seconds of"
+        echo "a JVM's JIT compiler threads (well above 0: the cell measured compilation too)."
         if [ "$MANY_CLIENTS" -gt 0 ]; then
             echo "autocommit_on / autocommit_off: $MANY_CLIENTS clients, ${THINK_MS} ms between transactions; a transaction"
             echo "is 4 statements with autocommit on (BEGIN) and 3 with it off: at equal transactions per"

@@ -353,23 +353,6 @@ exec_without_extra_fds() {
     exec "$@"
 }
 
-# CPU seconds (user + system, in clock ticks) of the JIT compiler threads of a JVM: a cell in which
-# they are busy measures compilation, not the proxy.
-jit_ticks() {
-    local t stat sum=0
-    for t in /proc/"$1"/task/*; do
-        case "$(cat "$t/comm" 2>/dev/null)" in
-            C1\ Compiler*|C2\ Compiler*)
-                stat=$(cat "$t/stat" 2>/dev/null) || continue
-                stat=${stat##*) }
-                # shellcheck disable=SC2086
-                set -- $stat
-                sum=$((sum + ${12} + ${13})) ;;
-        esac
-    done
-    echo "$sum"
-}
-
 db_root() {
     "$MARIADB" --no-defaults --socket="$WORK_DIR/mariadb/mariadb.sock" -uroot "$@"
 }
