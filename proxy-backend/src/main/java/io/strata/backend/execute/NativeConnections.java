@@ -133,6 +133,10 @@ final class NativeConnections {
         if (held.isEmpty()) {
             return Map.of();
         }
+        if (held.size() == 1) { // a transaction's every statement: one connection, no map to build
+            BackendConnection only = held.values().iterator().next();
+            return Map.of(only.dataSource(), holdsState(only) ? Hold.STATE : Hold.WARNINGS);
+        }
         Map<String, Hold> holds = new HashMap<>(held.size() * 2);
         held.values().forEach(c -> holds.put(c.dataSource(), holdsState(c) ? Hold.STATE : Hold.WARNINGS));
         return holds;
@@ -140,12 +144,15 @@ final class NativeConnections {
 
     /** The held connections with an open transaction (those a COMMIT or ROLLBACK must reach). */
     List<BackendConnection> inTransaction() {
-        List<BackendConnection> open = new ArrayList<>(held.size());
-        held.values().forEach(c -> {
+        List<BackendConnection> open = List.of();
+        for (BackendConnection c : held.values()) {
             if (c.inTransaction()) {
+                if (open.isEmpty()) {
+                    open = new ArrayList<>(held.size());
+                }
                 open.add(c);
             }
-        });
+        }
         return open;
     }
 

@@ -74,8 +74,9 @@ public final class RelayRunner implements StatementRunner {
 
     @Override
     public void run(Command command) {
-        List<BackendConnection> open = connections.inTransaction();
-        if (command.info() != null && command.info().endsTransaction() && reachesOthers(open, command)) {
+        List<BackendConnection> open = command.info() != null && command.info().endsTransaction()
+                ? connections.inTransaction() : List.of();
+        if (reachesOthers(open, command)) {
             // COMMIT, ROLLBACK...: to every data source the session's transaction reached, as one statement
             List<RouteUnit> units = open.stream().map(c -> new RouteUnit(c.dataSource())).toList();
             fanOut(command, new RouteResult(units, ResultMerge.ONE_COPY, false), null);
