@@ -201,7 +201,7 @@ public final class Strata implements AutoCloseable {
                         "config-" + database.databaseName() + ".yaml", health, BuiltInRules.factories()));
                 database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
             }
-            int threads = resolved.server().workerThreads();
+            int threads = resolved.server().eventLoops();
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
             ClientLoops clientLoops = new ClientLoops(Runtime.getRuntime().availableProcessors(), boss);
             EventLoopGroup workers = Transports.eventLoopGroup(threads, new DefaultThreadFactory("strata-io"),
