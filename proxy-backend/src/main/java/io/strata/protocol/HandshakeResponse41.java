@@ -55,7 +55,7 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
         }
         Map<String, String> attrs = new LinkedHashMap<>();
         if (Capabilities.has(caps, Capabilities.CLIENT_CONNECT_ATTRS) && in.isReadable()) {
-            ByteBuf block = in.readSlice((int) MySQLBuf.readIntLenenc(in));
+            ByteBuf block = in.readSlice(MySQLBuf.present(in, MySQLBuf.readIntLenenc(in)));
             while (block.isReadable()) {
                 attrs.put(MySQLBuf.readStringLenenc(block), MySQLBuf.readStringLenenc(block));
             }

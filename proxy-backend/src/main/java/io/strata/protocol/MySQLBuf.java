@@ -71,12 +71,26 @@ public final class MySQLBuf {
 
     public static String readStringLenenc(ByteBuf buf) {
         long len = readIntLenenc(buf);
-        return len <= 0 ? "" : readStringFix(buf, (int) len);
+        return len <= 0 ? "" : readStringFix(buf, present(buf, len));
     }
 
     public static byte[] readBytesLenenc(ByteBuf buf) {
         long len = readIntLenenc(buf);
-        return len <= 0 ? new byte[0] : readBytesFix(buf, (int) len);
+        return len <= 0 ? new byte[0] : readBytesFix(buf, present(buf, len));
+    }
+
+    /**
+     * A length read from a packet, checked against what the packet still holds: a length is the sender's word, and
+     * believing one of 2^40 would allocate before the read found it short.
+     *
+     * @throws MySQLException MALFORMED_PACKET when the packet holds fewer bytes
+     */
+    public static int present(ByteBuf buf, long len) {
+        if (len < 0 || len > buf.readableBytes()) {
+            throw ErrorCode.MALFORMED_PACKET.exception("a length of " + len + " where " + buf.readableBytes()
+                    + " bytes are left");
+        }
+        return (int) len;
     }
 
     public static String readStringFix(ByteBuf buf, int len) {
@@ -84,7 +98,7 @@ public final class MySQLBuf {
     }
 
     public static String readStringFix(ByteBuf buf, int len, Charset charset) {
-        String s = buf.toString(buf.readerIndex(), len, charset);
+        String s = buf.toString(buf.readerIndex(), present(buf, len), charset);
         buf.skipBytes(len);
         return s;
     }
@@ -94,7 +108,7 @@ public final class MySQLBuf {
     }
 
     public static byte[] readBytesFix(ByteBuf buf, int len) {
-        byte[] bytes = new byte[len];
+        byte[] bytes = new byte[present(buf, len)];
         buf.readBytes(bytes);
         return bytes;
     }
@@ -106,7 +120,7 @@ public final class MySQLBuf {
     public static void skipLenenc(ByteBuf buf) {
         long len = readIntLenenc(buf);
         if (len > 0) {
-            buf.skipBytes((int) len);
+            buf.skipBytes(present(buf, len));
         }
     }
 

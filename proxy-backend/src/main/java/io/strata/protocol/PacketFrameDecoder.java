@@ -23,7 +23,17 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     public static final int HEADER_SIZE = 4;
     public static final int MAX_PAYLOAD = 0xFFFFFF;
 
-    private final long maxPayload;
+    /** The largest payload a client may send before it has logged in: a handshake response with its attributes. */
+    public static final int LOGIN_MAX_PAYLOAD = 128 * 1024;
+
+    private final long afterLogin;
+    private long maxPayload;
+    private boolean loggedIn;
+    private final PacketMemory memory;
+    /** Bytes this connection holds of {@link #memory}: the packet arriving, and the parts of a frame being joined. */
+    private long reserved;
+    /** Whether the packet at the head of the stream was already weighed against {@link #memory}. */
+    private boolean headWeighed;
     private CompositeByteBuf pending;
     private int firstSequenceId;
     /** After an oversized packet the stream cannot be followed: the rest is dropped while the connection closes. */
@@ -31,7 +41,31 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
 
     /** @param maxPayload the largest logical payload accepted, in bytes (the proxy's max_allowed_packet) */
     public PacketFrameDecoder(long maxPayload) {
-        this.maxPayload = maxPayload;
+        this(maxPayload, true, new PacketMemory(0));
+    }
+
+    /**
+     * A client connection's decoder: until {@link #loggedIn} it takes packets of at most {@link #LOGIN_MAX_PAYLOAD}
+     * bytes, so that no one makes Strata hold a large packet before showing a password.
+     *
+     * @param maxPayload the largest logical payload accepted after login (the proxy's max_allowed_packet)
+     * @param memory     what all client connections share for packets still arriving
+     */
+    public static PacketFrameDecoder forClient(long maxPayload, PacketMemory memory) {
+        return new PacketFrameDecoder(maxPayload, false, memory);
+    }
+
+    private PacketFrameDecoder(long maxPayload, boolean loggedIn, PacketMemory memory) {
+        this.maxPayload = loggedIn ? maxPayload : Math.min(maxPayload, LOGIN_MAX_PAYLOAD);
+        this.loggedIn = loggedIn;
+        this.memory = memory;
+        this.afterLogin = maxPayload;
+    }
+
+    /** The client has logged in: its packets may now be as large as max_allowed_packet. */
+    public void loggedIn() {
+        loggedIn = true;
+        maxPayload = afterLogin;
     }
 
     /**
@@ -55,17 +89,51 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
                 // said before the packet is buffered: a client may not make Strata hold more than this
                 throw tooLong("packet of " + length + " bytes");
             }
+            boolean joined = pending != null || length == MAX_PAYLOAD;
             if (in.readableBytes() < HEADER_SIZE + length) {
+                weigh(length); // it is being buffered: it counts from now
                 return;
             }
+            if (joined) {
+                weigh(length); // a part of a long frame stays held until the frame's last part
+            }
+            headWeighed = false;
             int sequenceId = in.getUnsignedByte(in.readerIndex() + 3);
-            if (pending == null && length < MAX_PAYLOAD) {
+            if (!joined) {
                 // the header stays in front of the payload, so a command can go to a backend as it came
                 out.add(new MySQLFrame(sequenceId, in.readRetainedSlice(HEADER_SIZE + length).skipBytes(HEADER_SIZE)));
             } else {
                 in.skipBytes(HEADER_SIZE);
                 join(ctx, sequenceId, in.readRetainedSlice(length), length < MAX_PAYLOAD, out);
             }
+            if (pending == null) {
+                releaseReserved(); // whole: what happens to it now is the command's, not the stream's
+            }
+        }
+    }
+
+    /** Counts the packet at the head against the shared memory, once, if it is large enough to count. */
+    private void weigh(int length) {
+        if (headWeighed) {
+            return;
+        }
+        headWeighed = true;
+        if (length > PacketMemory.UNCOUNTED) {
+            if (!memory.reserve(length)) {
+                releasePending();
+                releaseReserved();
+                failed = true;
+                MySQLException error = ErrorCode.OUT_OF_PACKET_MEMORY.exception(memory.used(), memory.limit());
+                throw new TooLongFrameException(error.getMessage(), error);
+            }
+            reserved += length;
+        }
+    }
+
+    private void releaseReserved() {
+        if (reserved > 0) {
+            memory.release(reserved);
+            reserved = 0;
         }
     }
 
@@ -90,18 +158,21 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     /** The client hears 1153, as from MySQL, before its connection closes. */
     private TooLongFrameException tooLong(String what) {
         failed = true;
-        String message = what + " exceeds max_allowed_packet " + maxPayload;
+        String message = what + (loggedIn ? " exceeds max_allowed_packet " + maxPayload
+                : " exceeds the " + maxPayload + " bytes a client may send before it has logged in");
         return new TooLongFrameException(message, ErrorCode.PACKET_TOO_LARGE.exception(message));
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         releasePending();
+        releaseReserved();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releasePending();
+        releaseReserved();
         super.channelInactive(ctx);
     }
 

@@ -254,4 +254,71 @@ class PacketFramingTest {
         assertThrows(IndexOutOfBoundsException.class, () -> payload.getIntLE(payload.readerIndex() + 1),
                 "the stale bytes after the packet are not the statement id");
     }
+
+    private EmbeddedChannel client(PacketMemory memory) {
+        EmbeddedChannel channel = new EmbeddedChannel(PacketFrameDecoder.forClient(MAX_ALLOWED_PACKET, memory));
+        channels.add(channel);
+        return channel;
+    }
+
+    @Test
+    void aLargePacketCountsAgainstTheSharedMemoryWhileItArrivesAndNotAfter() {
+        PacketMemory memory = new PacketMemory(1 << 20);
+        EmbeddedChannel channel = client(memory);
+        ((PacketFrameDecoder) channel.pipeline().first()).loggedIn();
+        byte[] stream = packetBytes(0, randomBytes(300_000, 7));
+
+        receive(channel, Arrays.copyOfRange(stream, 0, 1000));
+        assertEquals(300_000, memory.used(), "counted whole from its header");
+        receive(channel, Arrays.copyOfRange(stream, 1000, stream.length));
+        assertEquals(300_000, nextFrame(channel).payload().readableBytes());
+        assertEquals(0, memory.used(), "whole, it is the command's");
+
+        receive(channel, packetBytes(0, SELECT_1));
+        nextFrame(channel);
+        assertEquals(0, memory.used(), "small packets are not counted");
+    }
+
+    @Test
+    void aPacketTheSharedMemoryCannotHoldIsRefusedWith1041AndTheOthersKeepTheirs() {
+        PacketMemory memory = new PacketMemory(500_000);
+        EmbeddedChannel first = client(memory);
+        EmbeddedChannel second = client(memory);
+        ((PacketFrameDecoder) first.pipeline().first()).loggedIn();
+        ((PacketFrameDecoder) second.pipeline().first()).loggedIn();
+        byte[] large = packetBytes(0, randomBytes(300_000, 8));
+
+        receive(first, Arrays.copyOfRange(large, 0, 5000));
+        Exception refused = assertThrows(Exception.class,
+                () -> receive(second, Arrays.copyOfRange(large, 0, 5000)));
+        assertEquals(1041, MySQLException.toErrPacket(refused).errorCode());
+        assertEquals(300_000, memory.used(), "the refused one holds nothing");
+
+        first.close();
+        assertEquals(0, memory.used(), "a connection that goes gives back what it held");
+    }
+
+    @Test
+    void thePartsOfALongFrameCountUntilItsLastPart() {
+        PacketMemory memory = new PacketMemory(64L << 20);
+        EmbeddedChannel channel = client(memory);
+        ((PacketFrameDecoder) channel.pipeline().first()).loggedIn();
+        byte[] stream = concat(packetBytes(0, new byte[MAX]), packetBytes(1, SELECT_1));
+
+        receive(channel, Arrays.copyOfRange(stream, 0, MAX + 4));
+        assertEquals(MAX, memory.used(), "the first part is held for the frame");
+        receive(channel, Arrays.copyOfRange(stream, MAX + 4, stream.length));
+        assertEquals(MAX + SELECT_1.length, nextFrame(channel).payload().readableBytes());
+        assertEquals(0, memory.used());
+    }
+
+    @Test
+    void beforeLoginOnlySmallPacketsAreTaken() {
+        EmbeddedChannel channel = client(new PacketMemory(0));
+        byte[] stream = packetBytes(1, new byte[PacketFrameDecoder.LOGIN_MAX_PAYLOAD + 1]);
+
+        Exception refused = assertThrows(Exception.class, () -> receive(channel, Arrays.copyOfRange(stream, 0, 4)));
+        assertEquals(1153, MySQLException.toErrPacket(refused).errorCode());
+        assertTrue(refused.getMessage().contains("before it has logged in"), refused.getMessage());
+    }
 }

@@ -32,7 +32,7 @@ public final class ConfigLoader {
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
                     "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout",
-                    "shutdownTimeout");
+                    "shutdownTimeout", "packetMemory");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin", "maxConnections");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
@@ -88,7 +88,8 @@ public final class ConfigLoader {
                         server.longInteger("handshakeTimeout", LimitsConfig.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 1,
                                 Long.MAX_VALUE),
                         server.longInteger("shutdownTimeout", LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT_MILLIS, 0,
-                                Long.MAX_VALUE)));
+                                Long.MAX_VALUE),
+                        server.longInteger("packetMemory", 0, 0, Long.MAX_VALUE)));
     }
 
     private static SlowLogConfig slowLog(YamlMap server) {

@@ -48,6 +48,8 @@ class ServerConfigLoadingTest {
                   maxConnections: 2000
                   idleTimeout: 28800000
                   handshakeTimeout: 5000
+                  shutdownTimeout: 20000
+                  packetMemory: 268435456
                 users:
                   - { name: root, password: root, admin: true }
                   - { name: app, password: app, databases: [shop], maxConnections: 100 }
@@ -56,7 +58,7 @@ class ServerConfigLoadingTest {
         ServerConfig server = ConfigLoader.loadServer(file);
         assertEquals(new SlowLogConfig(true, 250, "/var/log/strata/slow.log"), server.slowLog());
         assertEquals(new DigestsConfig(true, 500), server.digests());
-        assertEquals(new LimitsConfig(2000, 28_800_000, 5000), server.limits());
+        assertEquals(new LimitsConfig(2000, 28_800_000, 5000, 20_000, 256L << 20), server.limits());
         assertEquals(List.of(new UserConfig("root", "root", List.of("*"), true, 0),
                 new UserConfig("app", "app", List.of("shop"), false, 100)), server.users());
     }
@@ -67,6 +69,10 @@ class ServerConfigLoadingTest {
                 server: { idleTimeout: -1 }
                 users: [ { name: root } ]
                 """, ConfigLoader::loadServer, "server.idleTimeout", "-1");
+        assertRejected(dir, "server.yaml", """
+                server: { packetMemory: -5 }
+                users: [ { name: root } ]
+                """, ConfigLoader::loadServer, "server.packetMemory", "-5");
         assertRejected(dir, "server.yaml", """
                 users: [ { name: app, maxConnections: many } ]
                 """, ConfigLoader::loadServer, "users[0].maxConnections", "many");

@@ -271,6 +271,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             case ADMITTED -> { }
         }
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
+        ((PacketFrameDecoder) ctx.pipeline().get("framer")).loggedIn();
         ctx.pipeline().replace(this, "command", phases.commands(session));
     }
 
@@ -312,7 +313,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         LOG.debug("connection {} failed during the handshake", session.connectionId(), cause);
         if (ctx.channel().isActive()) {
-            fail(ctx, 2, ErrorCode.MALFORMED_PACKET.packet(String.valueOf(cause.getMessage())));
+            ErrPacket error = MySQLException.toErrPacket(cause); // a packet too large says so (1153, 1041)
+            fail(ctx, 2, error.errorCode() != ErrorCode.INTERNAL.code() ? error
+                    : ErrorCode.MALFORMED_PACKET.packet(String.valueOf(cause.getMessage())));
         }
     }
 }

@@ -12,6 +12,7 @@ import io.strata.frontend.session.Session;
 import io.strata.protocol.HandshakeResponse41;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketFrameDecoder;
+import io.strata.protocol.PacketMemory;
 
 /**
  * Frame decoder and encoder, then the connection phase (replaced by the command handler on login). It is what
@@ -21,17 +22,21 @@ final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel>
 
     private final FrontendContext context;
     private final ClientLoops clientLoops;
+    /** What every client's packets still arriving may hold together (server.packetMemory). */
+    private final PacketMemory packetMemory;
 
     FrontendChannelInitializer(FrontendContext context, ClientLoops clientLoops) {
         this.context = context;
         this.clientLoops = clientLoops;
+        this.packetMemory = new PacketMemory(context.config().server().limits().packetMemory());
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
         channel.closeFuture().addListener(closed -> clientLoops.closed(channel.eventLoop()));
         Session session = new Session(context.sessions().nextId(), channel);
-        channel.pipeline().addLast("framer", new PacketFrameDecoder(context.config().server().maxAllowedPacket()))
+        channel.pipeline().addLast("framer", PacketFrameDecoder.forClient(context.config().server().maxAllowedPacket(),
+                        packetMemory))
                 .addLast("encoder", PacketEncoder.INSTANCE)
                 .addLast("auth", new ConnectionPhaseHandler(context, this, session));
     }
