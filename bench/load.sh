@@ -22,7 +22,8 @@ REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 IDLE=0
 SYSBENCH_CLIENTS=0
 TIME=300
-TABLES=16
+TABLES=8
+PS_MODE=disable
 BASE_PORT=13506
 STRATA_DIST=""
 
@@ -35,6 +36,8 @@ Usage: bench/load.sh [--idle N] [--sysbench N] [--time SECONDS] [--tables N]
   --sysbench N      N sysbench oltp_read_write connections (issue 31: 2000)
   --time SECONDS    length of the sysbench run (default $TIME)
   --tables N        sysbench tables of 10,000 rows (default $TABLES: more tables, fewer deadlocks)
+  --ps-mode M       sysbench --db-ps-mode (default $PS_MODE: with auto each of 2,000 threads prepares
+                    its statements for every table before sysbench's 30 s start-up limit)
   --strata-dist P   the distribution tarball (default: the newest of distribution/target)
   --base-port N     MariaDB on N, Strata on N+2 (default $BASE_PORT)
 
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
         --sysbench) need_value "$@"; SYSBENCH_CLIENTS=$2; shift ;;
         --time) need_value "$@"; TIME=$2; shift ;;
         --tables) need_value "$@"; TABLES=$2; shift ;;
+        --ps-mode) need_value "$@"; PS_MODE=$2; shift ;;
         --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
         --base-port) need_value "$@"; BASE_PORT=$2; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -100,10 +104,10 @@ heap_after_gc_mib() {
 }
 
 report_state() {
-    printf '    %-28s heap after GC %7s MiB   RSS %7.1f MiB   threads %4s   sessions %s\n' "$1" "$(heap_after_gc_mib)" \
+    printf '    %-28s heap after GC %7s MiB   RSS %7.1f MiB   threads %4s   open files %s\n' "$1" "$(heap_after_gc_mib)" \
         "$(awk -v k="$(status_kib "$STRATA_PID" VmRSS)" 'BEGIN { print k / 1024 }')" \
         "$(status_kib "$STRATA_PID" Threads)" \
-        "$(ls /proc/"$STRATA_PID"/fd | wc -l) fds"
+        "$(ls /proc/"$STRATA_PID"/fd | wc -l)"
 }
 
 say "Strata pid $STRATA_PID on port $STRATA_PORT ($(tr '\0' ' ' < /proc/"$STRATA_PID"/cmdline | grep -oE -- '-Xm[sx][0-9]+[mg]' | tr '\n' ' '))"
@@ -131,7 +135,7 @@ fi
 
 if [ "$SYSBENCH_CLIENTS" -gt 0 ]; then
     SYSBENCH=$(find_bin sysbench) || die "sysbench not found"
-    say "sysbench: $SYSBENCH_CLIENTS oltp_read_write connections for $TIME s (Strata's pool: 64 connections)"
+    say "sysbench: $SYSBENCH_CLIENTS oltp_read_write connections for $TIME s, --db-ps-mode=$PS_MODE (Strata's pool: 64 connections)"
     JSTAT_LOG=$(mktemp /tmp/strata-load-jstat.XXXXXX)
     "$JAVA_DIR/jstat" -gc "$STRATA_PID" 1000 > "$JSTAT_LOG" 2>&1 &
     JSTAT_PID=$!
@@ -139,7 +143,7 @@ if [ "$SYSBENCH_CLIENTS" -gt 0 ]; then
     rc=0
     "$SYSBENCH" oltp_read_write --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$STRATA_PORT" \
         --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest --tables="$TABLES" --table-size=10000 \
-        --threads="$SYSBENCH_CLIENTS" --time="$TIME" --report-interval=30 --mysql-ignore-errors=1213,1205,1020 \
+        --threads="$SYSBENCH_CLIENTS" --time="$TIME" --db-ps-mode="$PS_MODE" --report-interval=30 --mysql-ignore-errors=1213,1205,1020 \
         run > "$SB_LOG" 2>&1 || rc=$?
     kill "$JSTAT_PID" 2>/dev/null || true
     wait "$JSTAT_PID" 2>/dev/null || true
@@ -149,6 +153,7 @@ if [ "$SYSBENCH_CLIENTS" -gt 0 ]; then
     PEAK_HEAP=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $1 ~ /^[0-9.]+$/ { u = $c["S0U"] + $c["S1U"] + $c["EU"] + $c["OU"]; if (u > m) m = u }
         END { printf "%.1f", m / 1024 }' "$JSTAT_LOG")
+    [ "$rc" -eq 0 ] || { tail -n 5 "$SB_LOG" | sed 's/^/    sysbench: /'; }
     echo "    sysbench exit code $rc; queries $(awk '/queries:/ { print $2, $3; exit }' "$SB_LOG")," \
         "transactions $(awk '/transactions:/ { print $2, $3; exit }' "$SB_LOG")"
     echo "    ignored errors (deadlocks, lock waits) $(awk '/ignored errors:/ { print $3; exit }' "$SB_LOG")," \
