@@ -10,7 +10,7 @@ public enum ErrorCode {
     HANDSHAKE(1043, "08S01", "Bad handshake: %s"),
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes: %s"),
     /** A packet that would pass server.packetMemory (ER_OUT_OF_RESOURCES). */
-    OUT_OF_PACKET_MEMORY(1041, "HY000", "Out of memory: packets still arriving from clients hold %d of the %d bytes "
+    OUT_OF_PACKET_MEMORY(1041, "HY000", "Out of memory: packets still arriving from clients hold %s of the %s bytes "
             + "set aside for them (server.packetMemory); try again later"),
     NO_SUCH_THREAD(1094, "HY000", "Unknown thread id: %s"),
     KILL_DENIED(1095, "HY000", "You are not owner of thread %s"),
