@@ -109,6 +109,11 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
             if (pending == null) {
                 releaseReserved(); // whole: what happens to it now is the command's, not the stream's
             }
+            if (!loggedIn && !out.isEmpty()) {
+                // One packet at a time before login, handed on before the next is read: after an SSLRequest the
+                // bytes that follow are TLS, which the connection phase takes (takeRemaining) for its TLS handler.
+                return;
+            }
         }
     }
 

@@ -190,8 +190,10 @@ class HostileClientsIT {
             try {
                 insertLarge(strata, MIB);
             } catch (SQLException e) {
-                assertEquals(1041, e.getErrorCode(), e.getMessage());
-                return;
+                if (e.getErrorCode() == 1041) {
+                    return;
+                }
+                // the close that follows 1041 may reach the driver first: only the error code says it was that
             }
             assertTrue(System.nanoTime() < deadline, "the slow clients never filled the packet memory");
             Thread.sleep(50);
