@@ -26,8 +26,8 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     /** The largest payload a client may send before it has logged in: a handshake response with its attributes. */
     public static final int LOGIN_MAX_PAYLOAD = 128 * 1024;
 
-    private final long afterLogin;
-    private long maxPayload;
+    /** The largest payload after login (max_allowed_packet); before it, {@link #limit()} is at most the login's. */
+    private final long maxPayload;
     private boolean loggedIn;
     private final PacketMemory memory;
     /** Bytes this connection holds of {@link #memory}: the packet arriving, and the parts of a frame being joined. */
@@ -56,16 +56,19 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     }
 
     private PacketFrameDecoder(long maxPayload, boolean loggedIn, PacketMemory memory) {
-        this.maxPayload = loggedIn ? maxPayload : Math.min(maxPayload, LOGIN_MAX_PAYLOAD);
+        this.maxPayload = maxPayload;
         this.loggedIn = loggedIn;
         this.memory = memory;
-        this.afterLogin = maxPayload;
     }
 
     /** The client has logged in: its packets may now be as large as max_allowed_packet. */
     public void loggedIn() {
         loggedIn = true;
-        maxPayload = afterLogin;
+    }
+
+    /** The largest payload accepted now. */
+    private long limit() {
+        return loggedIn ? maxPayload : Math.min(maxPayload, LOGIN_MAX_PAYLOAD);
     }
 
     /**
@@ -85,7 +88,7 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
         }
         while (in.readableBytes() >= HEADER_SIZE) {
             int length = in.getUnsignedMediumLE(in.readerIndex());
-            if (pending == null && length > maxPayload) {
+            if (pending == null && length > limit()) {
                 // said before the packet is buffered: a client may not make Strata hold more than this
                 throw tooLong("packet of " + length + " bytes");
             }
@@ -149,7 +152,7 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
             firstSequenceId = sequenceId;
         }
         pending.addComponent(true, payload);
-        if (pending.readableBytes() > maxPayload) {
+        if (pending.readableBytes() > limit()) {
             long size = pending.readableBytes();
             releasePending();
             throw tooLong("packet of more than " + size + " bytes");
@@ -164,7 +167,7 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     private TooLongFrameException tooLong(String what) {
         failed = true;
         String message = what + (loggedIn ? " exceeds max_allowed_packet " + maxPayload
-                : " exceeds the " + maxPayload + " bytes a client may send before it has logged in");
+                : " exceeds the " + limit() + " bytes a client may send before it has logged in");
         return new TooLongFrameException(message, ErrorCode.PACKET_TOO_LARGE.exception(message));
     }
 
