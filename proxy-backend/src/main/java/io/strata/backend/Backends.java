@@ -48,6 +48,15 @@ public final class Backends implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * Closes the data source's connections whose command has waited {@code patienceMillis} for a first byte of answer
+     * (see {@link io.strata.backend.connection.BackendConnection#abortIfUnanswered}): its reads go elsewhere.
+     */
+    public void abortUnanswered(String database, String dataSource, long patienceMillis, String why) {
+        long patience = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(patienceMillis);
+        pool(database, dataSource).connections().forEach(c -> c.abortIfUnanswered(patience, why));
+    }
+
     /** Every pool, in configuration order, keyed "database/dataSource". */
     public Map<String, BackendPool> pools() {
         Map<String, BackendPool> all = new LinkedHashMap<>();

@@ -231,7 +231,13 @@ public final class Strata implements AutoCloseable {
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
                 // Checks start before clients are served, so replicas prove themselves before they get reads.
-                HealthMonitor monitor = HealthMonitor.start(resolved, health);
+                JdbcDataSources jdbcPools = jdbc;
+                HealthMonitor monitor = HealthMonitor.start(resolved, health, (database, dataSource, patience, why) -> {
+                    backends.abortUnanswered(database, dataSource, patience, why);
+                    if (jdbcPools != null) {
+                        jdbcPools.abortReads(database, dataSource, patience);
+                    }
+                });
                 StrataConfig started = resolved;
                 Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(started,
                         chains));

@@ -52,6 +52,11 @@ public final class BackendConnection {
     private final long createdNanos = System.nanoTime();
     /** When the last response completed: idle time and lifetime are judged from it (one clock read per command). */
     private volatile long lastUsedNanos = createdNanos;
+    /** When the command in flight was sent, and whether any of its answer came yet (both on the event loop). */
+    private long sentNanos;
+    private boolean answered;
+    /** Why Strata closed this connection itself, for the command it cut; null while the server is the one to blame. */
+    private String abortReason;
     private volatile String schema;
     /** What SET NAMES last took here ({@code x} or {@code x COLLATE y}); null when unknown. */
     private volatile String names = BackendConnector.DEFAULT_CHARSET;
@@ -127,6 +132,8 @@ public final class BackendConnection {
         }
         this.parser = reusableParser.reset(kind, deprecateEof());
         this.listener = listener;
+        this.sentNanos = System.nanoTime();
+        this.answered = false;
         if (!channel.config().isAutoRead()) { // a read, where setting it always is an atomic swap per command
             channel.config().setAutoRead(true);
         }
@@ -338,6 +345,7 @@ public final class BackendConnection {
      * closes.
      */
     void onPackets(ByteBuf run) {
+        answered = true;
         ResponseListener current = listener;
         if (current == null) {
             run.release();
@@ -413,8 +421,27 @@ public final class BackendConnection {
         listener = null;
         parser = null;
         if (current != null) {
-            current.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource, "the server closed the connection"));
+            current.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource,
+                    abortReason != null ? abortReason : "the server closed the connection"));
         }
+    }
+
+    /**
+     * Closes the connection when its command has waited at least {@code patienceNanos} without a byte of answer: the
+     * health check found the server unreachable, so the answer may never come (a server that hangs, or a network that
+     * swallows packets, keeps the socket open). The command fails as for a closed connection, so a read goes to
+     * another data source. Runs on the connection's event loop; a command already answering is left to finish.
+     */
+    public void abortIfUnanswered(long patienceNanos, String why) {
+        channel.eventLoop().execute(() -> {
+            if (listener != null && !answered && System.nanoTime() - sentNanos >= patienceNanos) {
+                abortReason = why;
+                LOG.warn("backend connection {} of {}: no answer in {} ms and {}; closing it", connectionId,
+                        dataSource, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos),
+                        why);
+                channel.close();
+            }
+        });
     }
 
     /**

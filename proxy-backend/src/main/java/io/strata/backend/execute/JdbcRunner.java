@@ -250,7 +250,7 @@ public final class JdbcRunner implements StatementRunner {
                     session.lastInsertIdGiven(connection, 0);
                 }
                 if (inSchema) {
-                    work.run(connection);
+                    run(command, connection, work);
                 }
                 session.afterStatement(out.statusFlags(), out.lastInsertId(), out.warnings(), info, out.failed());
                 if (!out.failed()) {
@@ -388,6 +388,20 @@ public final class JdbcRunner implements StatementRunner {
     }
 
     /** SQLSTATE class 08: the connection failed, not the statement. */
+    /** Runs the work; a read is known to the health check meanwhile, which may abort it on a replica that hangs. */
+    private void run(Command command, Connection connection, Work work) throws SQLException, InterruptedException {
+        if (!command.retryable()) {
+            work.run(connection);
+            return;
+        }
+        jdbc.readStarted(command.database(), command.dataSource(), connection);
+        try {
+            work.run(connection);
+        } finally {
+            jdbc.readEnded(command.database(), command.dataSource(), connection);
+        }
+    }
+
     private static boolean isConnectionError(SQLException e) {
         return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }

@@ -25,15 +25,17 @@ final class DataSourceCheck implements AutoCloseable {
     private final DataSourceConfig dataSource;
     private final HealthRegistry.Watch watch;
     private final DataSourceStatus status;
+    private final HealthMonitor.OnUnreachable onUnreachable;
     private Connection connection;
     private boolean mariaDb;
     /** What the log said last, so it speaks only of changes. */
     private Boolean loggedInRotation;
 
-    DataSourceCheck(DataSourceConfig dataSource, HealthRegistry.Watch watch) {
+    DataSourceCheck(DataSourceConfig dataSource, HealthRegistry.Watch watch, HealthMonitor.OnUnreachable onUnreachable) {
         this.dataSource = dataSource;
         this.watch = watch;
         this.status = watch.status();
+        this.onUnreachable = onUnreachable;
     }
 
     String name() {
@@ -50,6 +52,11 @@ final class DataSourceCheck implements AutoCloseable {
         } catch (SQLException | IllegalArgumentException e) {
             close();
             status.down("unreachable: " + e.getMessage(), status.lagSeconds());
+            if (watch.role() == HealthRegistry.Role.REPLICA) {
+                // Reads already waiting on it may wait for ever (a hung server keeps its sockets open): they go elsewhere.
+                onUnreachable.replica(status.database(), status.name(), watch.check().timeoutMillis(),
+                        "the health check finds the replica unreachable");
+            }
         }
         if (loggedInRotation == null || loggedInRotation != status.inRotation()) {
             loggedInRotation = status.inRotation();

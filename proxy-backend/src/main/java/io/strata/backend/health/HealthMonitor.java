@@ -24,13 +24,23 @@ public final class HealthMonitor implements AutoCloseable {
     private HealthMonitor() {
     }
 
-    /** Starts checking what {@code registry} holds; nothing runs when no rule asked for checks. */
-    public static HealthMonitor start(StrataConfig config, HealthRegistry registry) {
+    /** What to do with a replica's running statements when a check finds it unreachable. */
+    @FunctionalInterface
+    public interface OnUnreachable {
+        /** Statements that have waited {@code patienceMillis} (the check's timeout) without an answer should go. */
+        void replica(String database, String dataSource, long patienceMillis, String why);
+    }
+
+    /**
+     * Starts checking what {@code registry} holds, telling {@code onUnreachable} of each failed replica check; nothing
+     * runs when no rule asked for checks.
+     */
+    public static HealthMonitor start(StrataConfig config, HealthRegistry registry, OnUnreachable onUnreachable) {
         HealthMonitor monitor = new HealthMonitor();
         for (HealthRegistry.Watch watch : registry.watches()) {
             DataSourceConfig dataSource = config.databases().get(watch.status().database()).dataSources()
                     .get(watch.status().name());
-            DataSourceCheck check = new DataSourceCheck(dataSource, watch);
+            DataSourceCheck check = new DataSourceCheck(dataSource, watch, onUnreachable);
             monitor.checks.add(check);
             monitor.threads.add(Thread.ofVirtual().name("strata-health-" + watch.status().database() + "/"
                     + watch.status().name()).start(() -> monitor.loop(check, watch.check().intervalMillis())));

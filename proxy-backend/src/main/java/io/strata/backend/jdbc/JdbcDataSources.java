@@ -7,11 +7,17 @@ import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.StrataConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HikariCP pools for the data sources of each logical database, configured with the data source's settings under
@@ -21,9 +27,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class JdbcDataSources implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcDataSources.class);
+
     private final Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
     private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final JdbcSessionVariables variables = new JdbcSessionVariables();
+    /** Reads running now, by data source, with when each started: what a hung replica may never answer. */
+    private final Map<String, Map<Connection, Long>> reads = new ConcurrentHashMap<>();
     private final MetricsTrackerFactory metrics;
 
     public JdbcDataSources(StrataConfig config) {
@@ -104,6 +114,41 @@ public final class JdbcDataSources implements AutoCloseable {
                 hikari.setMetricsTrackerFactory(metrics);
             }
             return new HikariDataSource(hikari);
+        });
+    }
+
+    /** A read starts on {@code connection}; {@link #readEnded} must follow. */
+    public void readStarted(String database, String dataSource, Connection connection) {
+        reads.computeIfAbsent(key(database, dataSource), k -> new ConcurrentHashMap<>())
+                .put(connection, System.nanoTime());
+    }
+
+    public void readEnded(String database, String dataSource, Connection connection) {
+        Map<Connection, Long> running = reads.get(key(database, dataSource));
+        if (running != null) {
+            running.remove(connection);
+        }
+    }
+
+    /**
+     * Aborts the data source's reads that have run {@code patienceMillis} or longer: the health check found it
+     * unreachable, and a hung server keeps its sockets open, so their answers may never come. Each fails with a
+     * connection error, so a read that has sent its client nothing goes to another data source.
+     */
+    public void abortReads(String database, String dataSource, long patienceMillis) {
+        Map<Connection, Long> running = reads.get(key(database, dataSource));
+        if (running == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        running.forEach((connection, startedNanos) -> {
+            if (now - startedNanos >= TimeUnit.MILLISECONDS.toNanos(patienceMillis)) {
+                try {
+                    connection.abort(Runnable::run);
+                } catch (SQLException e) {
+                    LOG.debug("aborting a read on {}: {}", dataSource, e.getMessage());
+                }
+            }
         });
     }
 
