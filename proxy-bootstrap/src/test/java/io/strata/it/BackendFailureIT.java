@@ -11,9 +11,19 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,6 +75,91 @@ class BackendFailureIT {
             backend.restart();
             client.setAutoCommit(true);
             assertEquals(0, JdbcIT.queryInt(st, "SELECT COUNT(*) FROM cut"), "nothing half-committed");
+        }
+    }
+
+    /**
+     * The short version of bench/faults.sh --backend-kills: sessions reading and writing while the backend is killed
+     * (SIGKILL) and started again. Every error a client sees names the data source and is one of the two a lost
+     * server gives (2003 cannot connect, 2013 lost mid-statement); no client waits past the timeouts; no session,
+     * busy or idle, loses its connection to Strata; service is back within 5 s of the server.
+     */
+    @Test
+    void aBackendKilledUnderLoadFailsOnlyItsStatementsAndEverySessionGoesOn() throws Exception {
+        try (Connection setup = strata.connect(Driver.MARIADB); Statement st = setup.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS killed (id INT PRIMARY KEY AUTO_INCREMENT, v INT)");
+        }
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger answered = new AtomicInteger();
+        ConcurrentLinkedQueue<SQLException> errors = new ConcurrentLinkedQueue<>();
+        List<Connection> idle = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            idle.add(strata.connect(Driver.MARIADB));
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        List<Future<?>> load = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            boolean writer = t % 2 == 0;
+            load.add(clients.submit(() -> {
+                try (Connection c = strata.connect(Driver.MARIADB); Statement st = c.createStatement()) {
+                    while (running.get()) {
+                        try {
+                            if (writer) {
+                                st.execute("BEGIN");
+                                st.executeUpdate("INSERT INTO killed (v) VALUES (1)");
+                                st.execute("COMMIT");
+                            } else {
+                                JdbcIT.queryInt(st, "SELECT COUNT(*) FROM killed");
+                            }
+                            answered.incrementAndGet();
+                        } catch (SQLException e) {
+                            errors.add(e);
+                            Thread.sleep(20);
+                        }
+                    }
+                    assertTrue(c.isValid(5), "the session survived");
+                }
+                return null;
+            }));
+        }
+        try {
+            Thread.sleep(1000);
+            ServerProcess.of(backend).kill();
+            Thread.sleep(1000);
+            backend.restart();
+            long back = System.nanoTime();
+            try (Connection probe = strata.connect(Driver.MARIADB); Statement st = probe.createStatement()) {
+                while (true) {
+                    try {
+                        JdbcIT.queryInt(st, "SELECT COUNT(*) FROM killed");
+                        break;
+                    } catch (SQLException e) {
+                        assertTrue(System.nanoTime() - back < TimeUnit.SECONDS.toNanos(5),
+                                "serving again within 5 s of the backend: " + e);
+                        Thread.sleep(50);
+                    }
+                }
+            }
+            int atReturn = answered.get();
+            Thread.sleep(1000);
+            running.set(false);
+            for (Future<?> client : load) {
+                client.get(30, TimeUnit.SECONDS); // no hang, and each session still valid
+            }
+            assertTrue(answered.get() > atReturn, "statements answered again after the backend came back");
+        } finally {
+            running.set(false);
+            clients.shutdownNow();
+        }
+        assertFalse(errors.isEmpty(), "the kill was seen");
+        for (SQLException e : errors) {
+            assertTrue(e.getErrorCode() == 2003 || e.getErrorCode() == 2013, e.toString());
+            assertTrue(e.getMessage().contains("backend data source 'ds_0'"), e.getMessage());
+        }
+        for (Connection c : idle) {
+            try (c; Statement st = c.createStatement()) {
+                assertTrue(JdbcIT.queryInt(st, "SELECT COUNT(*) FROM killed") > 0, "an idle session is untouched");
+            }
         }
     }
 }
