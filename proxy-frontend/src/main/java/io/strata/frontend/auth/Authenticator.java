@@ -8,6 +8,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -22,6 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * user who has once passed full authentication (over TLS, or with the password RSA-encrypted under this server's key)
  * since start: that is when SHA256(SHA256(password)) becomes known, and the fast path is checked against it alone.
  *
+ * <p>A check that cannot pass still does the hashing of one that can: an unknown user, a user without a password
+ * given one, or caching_sha2_password's fast path before a full authentication are checked against a stage2 made
+ * from random bytes at start. So how long a refusal takes does not tell whether the user exists (measured by
+ * {@code jmh/AuthenticatorBenchmark}).
+ *
  * <p>Thread-safe.
  */
 public final class Authenticator {
@@ -31,6 +37,9 @@ public final class Authenticator {
     private final Map<String, byte[]> sha2Cache = new ConcurrentHashMap<>();
     /** SHA1(SHA1(password)) of each user with a password. */
     private final Map<String, byte[]> nativeStage2 = new HashMap<>();
+    /** What a check that cannot pass is made against: no password's SHA1(SHA1(...)) or SHA256(SHA256(...)). */
+    private final byte[] noNativeStage2 = random(20);
+    private final byte[] noSha2Stage2 = random(32);
     private volatile KeyPair rsaKeys;
 
     public Authenticator(ServerConfig config) {
@@ -54,20 +63,19 @@ public final class Authenticator {
 
     /**
      * Verifies a scramble computed with {@code plugin} over {@code nonce}. Unknown users never pass; a user without
-     * a password passes with an empty response only; caching_sha2_password needs {@link #sha2Cached} first.
+     * a password passes with an empty response only; caching_sha2_password passes only after a full authentication
+     * ({@link #verifyClearText}) of the user since start.
      */
     public boolean verify(String plugin, String user, byte[] nonce, byte[] response) {
-        if (config.user(user).isEmpty()) {
-            return false;
+        boolean known = config.user(user).isPresent();
+        if (known && response.length == 0 && !nativeStage2.containsKey(user)) {
+            return true;
         }
         boolean sha2 = plugin.equals(Scramble.CACHING_SHA2_PASSWORD);
-        byte[] stage2 = sha2 ? sha2Cache.get(user) : nativeStage2.get(user);
-        if (stage2 == null) {
-            // no password (or, for caching_sha2, no full authentication yet: never asked, see sha2Cached)
-            return response.length == 0 && !nativeStage2.containsKey(user);
-        }
-        return sha2 ? Scramble.matchesCachingSha2(response, nonce, stage2)
-                : Scramble.matchesNative(response, nonce, stage2);
+        byte[] stage2 = !known ? null : sha2 ? sha2Cache.get(user) : nativeStage2.get(user);
+        boolean matches = sha2 ? Scramble.matchesCachingSha2(response, nonce, stage2 != null ? stage2 : noSha2Stage2)
+                : Scramble.matchesNative(response, nonce, stage2 != null ? stage2 : noNativeStage2);
+        return matches && stage2 != null;
     }
 
     /** Whether caching_sha2_password may take the fast path for this user (a full authentication succeeded). */
@@ -75,22 +83,23 @@ public final class Authenticator {
         return sha2Cache.containsKey(user);
     }
 
-    /** Full authentication with the clear-text password (sent over TLS or RSA-decrypted). */
+    /**
+     * Full authentication with the clear-text password (sent over TLS or RSA-decrypted); on success the user's
+     * caching_sha2_password fast path is open until the end of the process (passwords change only with a restart).
+     */
     public boolean verifyClearText(String user, String password) {
-        if (config.user(user).isEmpty()) {
+        boolean known = config.user(user).isPresent();
+        byte[] stage2 = known ? nativeStage2.get(user) : null;
+        if (known && stage2 == null && password.isEmpty()) {
+            return true;
+        }
+        boolean matches = MessageDigest.isEqual(stage2 != null ? stage2 : noNativeStage2,
+                Scramble.nativeStage2(password));
+        if (!matches || stage2 == null) {
             return false;
         }
-        byte[] stage2 = nativeStage2.get(user);
-        boolean ok = stage2 == null ? password.isEmpty()
-                : MessageDigest.isEqual(stage2, Scramble.nativeStage2(password));
-        if (ok && stage2 != null) {
-            sha2Cache.put(user, Scramble.cachingSha2Stage2(password));
-        }
-        return ok;
-    }
-
-    public void forget(String user) {
-        sha2Cache.remove(user);
+        sha2Cache.put(user, Scramble.cachingSha2Stage2(password));
+        return true;
     }
 
     /** The RSA key pair of caching_sha2_password's key exchange, made at first use. */
@@ -110,6 +119,12 @@ public final class Authenticator {
     public String publicKeyPem() {
         String body = Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(rsaKeys().getPublic().getEncoded());
         return "-----BEGIN PUBLIC KEY-----\n" + body + "\n-----END PUBLIC KEY-----\n";
+    }
+
+    private static byte[] random(int length) {
+        byte[] bytes = new byte[length];
+        new SecureRandom().nextBytes(bytes);
+        return bytes;
     }
 
     private static KeyPair generate() {

@@ -171,20 +171,21 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
 
     private void verify(ChannelHandlerContext ctx, String plugin, byte[] scramble, int next) {
         String user = response.username();
-        boolean emptyPassword = context.authenticator().user(user).map(u -> u.password().isEmpty()).orElse(false);
-        if (plugin.equals(Scramble.CACHING_SHA2_PASSWORD) && !emptyPassword
-                && !context.authenticator().sha2Cached(user)) {
-            // Like MySQL: no cached entry yet, so the fast scramble cannot be checked; ask for the full password.
-            phase = Phase.SHA2_FULL_AUTH;
-            writeMoreData(ctx, next, new byte[] {SHA2_PERFORM_FULL_AUTH});
-            return;
-        }
-        if (!context.authenticator().verify(plugin, user, nonce, scramble)) {
-            context.authenticator().forget(user);
+        boolean ok = context.authenticator().verify(plugin, user, nonce, scramble);
+        if (plugin.equals(Scramble.CACHING_SHA2_PASSWORD)) {
+            if (!ok) {
+                // As MySQL's sha2_password.cc: a failed fast check and a user with no cached entry (never fully
+                // authenticated since start, or unknown) both get asked for the full password. Denying a failed
+                // fast check at once would tell that the user exists and has logged in.
+                phase = Phase.SHA2_FULL_AUTH;
+                writeMoreData(ctx, next, new byte[] {SHA2_PERFORM_FULL_AUTH});
+                return;
+            }
+            if (scramble.length > 0) { // a user without a password, with an empty response, is simply in
+                writeMoreData(ctx, next++, new byte[] {SHA2_FAST_AUTH_OK});
+            }
+        } else if (!ok) {
             throw ErrorCode.ACCESS_DENIED.exception(user, session.remoteHost(), scramble.length > 0 ? "YES" : "NO");
-        }
-        if (plugin.equals(Scramble.CACHING_SHA2_PASSWORD) && !emptyPassword) {
-            writeMoreData(ctx, next++, new byte[] {SHA2_FAST_AUTH_OK});
         }
         authenticated(ctx, next);
     }

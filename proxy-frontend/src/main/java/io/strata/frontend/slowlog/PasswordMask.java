@@ -36,11 +36,15 @@ final class PasswordMask {
             Pattern.CASE_INSENSITIVE);
 
     private static final Pattern ACCOUNT = secrets(
-            "\\bIDENTIFIED\\s+BY\\s+(?:PASSWORD\\s+)?"
+            "\\bIDENTIFIED\\s+BY\\s+(?:PASSWORD\\s*+\\(?\\s*)?"
                     + "|\\b(?:IDENTIFIED\\s+(?:WITH|VIA)|OR)\\s+" + NAME
                     + "\\s+(?:BY|AS|USING)\\s+(?:PASSWORD\\s*\\(\\s*)?"
                     + "|\\bREPLACE\\s+");
-    private static final Pattern SET_PASSWORD = secrets("=\\s*(?:(?:OLD_)?PASSWORD\\s*\\(\\s*)?|\\bREPLACE\\s+");
+    /**
+     * SET PASSWORD: every string after its {@code =} is the password or a part of it, also in a statement the server
+     * will refuse ({@code = PASSWORD 'x'}, strings side by side), which reaches the log all the same.
+     */
+    private static final Pattern SET_PASSWORD = Pattern.compile(SKIP + "|(?<equals>=)", Pattern.CASE_INSENSITIVE);
     private static final Pattern REPLICATION = secrets("\\b(?:MASTER_|SOURCE_)?PASSWORD\\s*=\\s*");
     private static final Pattern SERVER = secrets("\\bPASSWORD\\s+");
 
@@ -61,18 +65,35 @@ final class PasswordMask {
         if (!kind.lookingAt()) {
             return sql;
         }
+        if (kind.group("setPassword") != null) {
+            return replaceSecrets(sql, SET_PASSWORD.matcher(sql), true);
+        }
         Pattern secrets = kind.group("account") != null ? ACCOUNT
-                : kind.group("setPassword") != null ? SET_PASSWORD
                 : kind.group("replication") != null ? REPLICATION
                 : SERVER;
-        return replaceSecrets(sql, secrets.matcher(sql));
+        return replaceSecrets(sql, secrets.matcher(sql), false);
     }
 
-    private static String replaceSecrets(String sql, Matcher matcher) {
+    /**
+     * @param afterEquals whether every string after an {@code equals} group is a secret (SET PASSWORD), rather than
+     *                    each {@code secret} group
+     */
+    private static String replaceSecrets(String sql, Matcher matcher, boolean afterEquals) {
         StringBuilder out = null;
         int copied = 0;
+        boolean pastEquals = false;
         while (matcher.find()) {
-            int start = matcher.start("secret");
+            int start;
+            int end;
+            if (afterEquals) {
+                pastEquals |= matcher.start("equals") >= 0;
+                boolean string = sql.charAt(matcher.start()) == '\'' || sql.charAt(matcher.start()) == '"';
+                start = pastEquals && string ? matcher.start() : -1;
+                end = matcher.end();
+            } else {
+                start = matcher.start("secret");
+                end = matcher.end("secret");
+            }
             if (start < 0) {
                 continue;
             }
@@ -80,7 +101,7 @@ final class PasswordMask {
                 out = new StringBuilder(sql.length());
             }
             out.append(sql, copied, start).append(SECRET);
-            copied = matcher.end("secret");
+            copied = end;
         }
         return out == null ? sql : out.append(sql, copied, sql.length()).toString();
     }

@@ -50,9 +50,8 @@ class AuthenticatorTest {
 
         assertTrue(authenticator.verify(SHA2, "ops", nonce, Scramble.cachingSha2("ops", nonce)));
         assertFalse(authenticator.verify(SHA2, "ops", nonce, Scramble.cachingSha2("app", nonce)));
-
-        authenticator.forget("ops");
-        assertFalse(authenticator.verify(SHA2, "ops", nonce, Scramble.cachingSha2("ops", nonce)));
+        assertTrue(authenticator.sha2Cached("ops"), "a wrong fast-path scramble leaves the cache as it was");
+        assertTrue(authenticator.verify(SHA2, "ops", nonce, Scramble.cachingSha2("ops", nonce)));
     }
 
     @Test
@@ -60,13 +59,20 @@ class AuthenticatorTest {
         assertTrue(authenticator.verify(NATIVE, "guest", nonce, new byte[0]));
         assertTrue(authenticator.verify(SHA2, "guest", nonce, new byte[0]));
         assertFalse(authenticator.verify(NATIVE, "guest", nonce, Scramble.nativePassword("x", nonce)));
+        assertFalse(authenticator.verify(SHA2, "guest", nonce, Scramble.cachingSha2("x", nonce)));
         assertTrue(authenticator.verifyClearText("guest", ""));
         assertFalse(authenticator.verifyClearText("guest", "x"));
     }
 
     @Test
     void unknownUsersNeverPass() {
-        assertFalse(authenticator.verify(NATIVE, "nobody", nonce, new byte[0]));
-        assertFalse(authenticator.verifyClearText("nobody", ""));
+        for (String password : new String[] {"", "app", "x"}) {
+            assertFalse(authenticator.verify(NATIVE, "nobody", nonce, Scramble.nativePassword(password, nonce)));
+            assertFalse(authenticator.verify(SHA2, "nobody", nonce, Scramble.cachingSha2(password, nonce)));
+            assertFalse(authenticator.verifyClearText("nobody", password));
+        }
+        assertFalse(authenticator.sha2Cached("nobody"));
+        assertFalse(authenticator.verify(NATIVE, "App", nonce, Scramble.nativePassword("app", nonce)),
+                "user names are case-sensitive");
     }
 }

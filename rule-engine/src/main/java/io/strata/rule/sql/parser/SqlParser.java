@@ -133,7 +133,7 @@ public final class SqlParser {
             return ParsedStatement.unparsed(guess, notUnderstood(e.currentToken));
         } catch (RuntimeException | StackOverflowError e) {
             // the lexer's TokenMgrException, or a fault inside the library: either way not this layer's to throw
-            return ParsedStatement.unparsed(guess, "the parser failed: " + e);
+            return ParsedStatement.unparsed(guess, "the parser failed: " + untilQuote(String.valueOf(e)));
         }
         if (parser.getToken(1).kind != CCJSqlParserConstants.EOF) {
             return ParsedStatement.unparsed(guess, "more than one statement");
@@ -149,7 +149,10 @@ public final class SqlParser {
         }
     }
 
-    /** Where the parser stopped: the token after the last one it accepted. */
+    /**
+     * Where the parser stopped: the token after the last one it accepted. A string is not quoted: the reason goes to
+     * logs and error messages, and the string may be a password ({@code SET PASSWORD = PASSWORD 'x'}).
+     */
     private static String notUnderstood(Token last) {
         Token next = last == null ? null : last.next;
         if (next == null) {
@@ -158,7 +161,16 @@ public final class SqlParser {
         if (next.kind == CCJSqlParserConstants.EOF) {
             return "ends too early";
         }
-        return "not understood at '" + next.image + "' (line " + next.beginLine + ", column " + next.beginColumn
-                + ")";
+        boolean string = next.image.indexOf('\'') >= 0 || next.image.indexOf('"') >= 0;
+        return "not understood at " + (string ? "a string" : "'" + next.image + "'") + " (line " + next.beginLine
+                + ", column " + next.beginColumn + ")";
+    }
+
+    /** A library failure's message up to the text it quotes (the lexer's "after: ..." may hold a password). */
+    private static String untilQuote(String message) {
+        int quote = message.indexOf('"');
+        int single = message.indexOf('\'');
+        int end = quote < 0 ? single : single < 0 ? quote : Math.min(quote, single);
+        return end < 0 ? message : message.substring(0, end).stripTrailing();
     }
 }

@@ -130,6 +130,25 @@ class SqlParserTest {
         assertNull(statement.ast());
     }
 
+    /** The reason is logged and sent to the client: a string where the parser stopped may be a password. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SET PASSWORD = PASSWORD 'pw-in-a-string'",
+        "CREATE USER bob IDENTIFIED BY 'x' 'pw-in-a-string'",
+        "SET PASSWORD = PASSWORD \"pw-in-a-string\"",
+        "SELECT * FROM t WHERE a = 1 'pw-in-a-string'",
+        "SELECT * FROM t WHERE a = 'pw-in-a-string",
+        "SELECT * FROM t WHERE a = \"pw-in-a-string",
+    })
+    void theReasonNeverQuotesAString(String sql) {
+        ParsedStatement statement = parser.parse(sql);
+
+        assertFalse(statement.parsed());
+        assertFalse(statement.unparsedReason().contains("pw-in-a-string"), statement.unparsedReason());
+        assertTrue(statement.unparsedReason().matches("not understood at a string \\(line 1, column \\d+\\)"
+                + "|the parser failed: .*Lexical error at line 1, column \\d+\\..*"), statement.unparsedReason());
+    }
+
     @Test
     void aTextLongerThanTheLimitIsNotParsed() {
         SqlParser small = new SqlParser(new ParserLimits(16, 1024, 100, 32));
