@@ -154,7 +154,7 @@ public final class SessionState {
     public void cursor(PreparedStatement statement, boolean open) {
         if (open) {
             openCursors.add(statement.id());
-        } else {
+        } else if (!openCursors.isEmpty()) { // every execute says "none": no boxing, no hashing then
             openCursors.remove(statement.id());
         }
     }
