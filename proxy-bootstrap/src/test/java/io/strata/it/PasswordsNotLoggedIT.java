@@ -126,14 +126,25 @@ class PasswordsNotLoggedIT {
             assertTrue(slow.contains("IDENTIFIED BY '<secret>'"), "the slow log has the account statements");
             assertNoPassword("the slow query log", slow);
         }
-        assertTrue(events.list.stream().anyMatch(e -> e.getLevel() == Level.DEBUG
+        List<ILoggingEvent> logged = logged();
+        assertTrue(logged.stream().anyMatch(e -> e.getLevel() == Level.DEBUG
                 && e.getLoggerName().startsWith("io.strata") && e.getFormattedMessage().contains("refused")),
-                "Strata's debug lines were captured: " + events.list.size() + " events");
-        for (ILoggingEvent event : events.list) {
+                "Strata's debug lines were captured: " + logged.size() + " events");
+        for (ILoggingEvent event : logged) {
             String text = event.getFormattedMessage() + (event.getThrowableProxy() == null ? ""
                     : "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy()));
             assertNoPassword(event.getLevel() + " " + event.getLoggerName() + " [" + event.getThreadName() + "]",
                     text);
+        }
+    }
+
+    /**
+     * What was logged so far. Threads still running (the backend's output pumps, closing connections) may append
+     * while we read: the copy is taken under the appender's own lock, the one its appends hold.
+     */
+    private List<ILoggingEvent> logged() {
+        synchronized (events) {
+            return new ArrayList<>(events.list);
         }
     }
 
