@@ -28,7 +28,7 @@ final class NativeConnections {
 
     private final SessionState session;
     private final EventLoop loop;
-    private final HeldConnections held = new HeldConnections();
+    private final Map<BackendPool, BackendConnection> held = new HashMap<>(2);
     /** The connection the last statement ran on: where its warnings are, if the session keeps them. */
     private BackendConnection lastRan;
     /** The connection holding the session's long data or open cursor, if any. */
@@ -69,9 +69,9 @@ final class NativeConnections {
         if (held.isEmpty()) {
             return;
         }
-        for (BackendConnection connection : held.connections()) {
+        for (BackendConnection connection : new ArrayList<>(held.values())) {
             if (!holdsState(connection) && !keep.contains(connection.pool())) {
-                held.remove(connection.pool(), connection);
+                held.remove(connection.pool());
                 giveBack(connection);
             }
         }
@@ -133,23 +133,19 @@ final class NativeConnections {
         if (held.isEmpty()) {
             return Map.of();
         }
-        BackendConnection only = held.single();
-        if (only != null) { // a transaction's every statement: one connection, no map to build
+        if (held.size() == 1) { // a transaction's every statement: one connection, no map to build
+            BackendConnection only = held.values().iterator().next();
             return Map.of(only.dataSource(), holdsState(only) ? Hold.STATE : Hold.WARNINGS);
         }
         Map<String, Hold> holds = new HashMap<>(held.size() * 2);
-        held.connections().forEach(c -> holds.put(c.dataSource(), holdsState(c) ? Hold.STATE : Hold.WARNINGS));
+        held.values().forEach(c -> holds.put(c.dataSource(), holdsState(c) ? Hold.STATE : Hold.WARNINGS));
         return holds;
     }
 
     /** The held connections with an open transaction (those a COMMIT or ROLLBACK must reach). */
     List<BackendConnection> inTransaction() {
         List<BackendConnection> open = List.of();
-        BackendConnection only = held.single();
-        if (only != null) {
-            return only.inTransaction() ? List.of(only) : List.of();
-        }
-        for (BackendConnection c : held.connections()) {
+        for (BackendConnection c : held.values()) {
             if (c.inTransaction()) {
                 if (open.isEmpty()) {
                     open = new ArrayList<>(held.size());
@@ -167,7 +163,7 @@ final class NativeConnections {
      * which ends its transaction too.
      */
     CompletableFuture<Void> rollBackAll(Collection<BackendConnection> also) {
-        Set<BackendConnection> all = new LinkedHashSet<>(held.connections());
+        Set<BackendConnection> all = new LinkedHashSet<>(held.values());
         all.addAll(also);
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (BackendConnection connection : all) {
@@ -191,7 +187,7 @@ final class NativeConnections {
             return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<Void>> done = new ArrayList<>(held.size());
-        for (BackendConnection connection : held.connections()) {
+        for (BackendConnection connection : held.values()) {
             done.add(giveBack(connection));
         }
         held.clear();
