@@ -38,7 +38,7 @@ ORIG_COMMAND=${ORIG_COMMAND% }
 
 MIN_JAVA=21
 JVM_DIR=/usr/lib/jvm
-ALL_TARGETS="shardingsphere strata strata_empty"
+ALL_TARGETS="shardingsphere strata strata_empty strata_b"
 ALL_WORKLOADS="oltp_point_select oltp_read_only oltp_read_write"
 ALL_PS_MODES="auto disable"
 # The errors sysbench itself tolerates in its OLTP scripts (deadlock, lock wait timeout, record
@@ -55,13 +55,14 @@ SHARDS=2
 CELL_TIME=10
 ROUNDS=1
 WARMUP=60
-TARGETS=$ALL_TARGETS
+TARGETS="shardingsphere strata strata_empty"
 WORKLOADS=$ALL_WORKLOADS
 PS_MODES=$ALL_PS_MODES
 THREADS="4 64"
 TABLES=4
 TABLE_SIZE=100000
 STRATA_DIST=""
+STRATA_DIST_B=""
 STRATA_POOL=64
 SS_VERSION=$SS_DEFAULT_VERSION
 SS_LIB=""
@@ -85,6 +86,8 @@ Targets (every cell runs through each, back to back, the order rotated per round
                        message, when that build has no SHARDING rule)
   strata_empty         Strata with the empty rule chain in front of ONE unsharded schema that
                        holds all rows: Strata's own cost without sharding
+  strata_b             a second Strata build (--strata-dist-b) with the same SHARDING rule, for
+                       an A/B of two builds in one run (added by --strata-dist-b)
 
 Matrix (comma- or space-separated lists):
   --time SECONDS       seconds per cell (default $CELL_TIME)
@@ -94,7 +97,7 @@ Matrix (comma- or space-separated lists):
                        matrix (8 threads; the seconds split over workloads and ps modes), plus
                        oltp_point_select at the largest thread count when it is above 8
                        (default $WARMUP; 0 = none)
-  --targets LIST       of: $ALL_TARGETS (default: all)
+  --targets LIST       of: $ALL_TARGETS (default: all but strata_b)
   --workloads LIST     sysbench scripts (default: $ALL_WORKLOADS)
   --threads LIST       sysbench thread counts (default: $THREADS)
   --ps-modes LIST      sysbench --db-ps-mode values, of: $ALL_PS_MODES (default: both)
@@ -104,6 +107,8 @@ Matrix (comma- or space-separated lists):
 Setup:
   --strata-dist PATH   Strata distribution tarball (.tar.gz) or unpacked folder; default: the
                        newest distribution/target/strata-proxy-*-bin.tar.gz of this repo
+  --strata-dist-b PATH another build as target strata_b (port N+4); the report adds its QPS and
+                       queries per CPU-second over strata's, cell by cell
   --strata-pool N      maximumPoolSize per data source of both Strata targets, and maxPoolSize
                        per data source of ShardingSphere (default $STRATA_POOL)
   --shardingsphere-version V
@@ -139,6 +144,7 @@ parse_args() {
             --tables) need_value "$@"; TABLES=$2; shift ;;
             --table-size) need_value "$@"; TABLE_SIZE=$2; shift ;;
             --strata-dist) need_value "$@"; STRATA_DIST=$2; shift ;;
+            --strata-dist-b) need_value "$@"; STRATA_DIST_B=$2; shift ;;
             --strata-pool) need_value "$@"; STRATA_POOL=$2; shift ;;
             --shardingsphere-version) need_value "$@"; SS_VERSION=$2; shift ;;
             --shardingsphere-lib) need_value "$@"; SS_LIB=$2; shift ;;
@@ -151,6 +157,12 @@ parse_args() {
     done
 
     local n t
+    if [ -n "$STRATA_DIST_B" ]; then
+        [ -e "$STRATA_DIST_B" ] || die "--strata-dist-b: $STRATA_DIST_B does not exist"
+        STRATA_DIST_B=$(cd "$(dirname "$STRATA_DIST_B")" && pwd)/$(basename "$STRATA_DIST_B")
+        has_target strata_b || TARGETS="$TARGETS strata_b"
+    fi
+    has_target strata_b && [ -z "$STRATA_DIST_B" ] && die "target strata_b needs --strata-dist-b"
     for n in "$CELL_TIME" "$WARMUP" "$TABLES" "$TABLE_SIZE" "$STRATA_POOL" "$BASE_PORT" "$ROUNDS" $THREADS; do
         case "$n" in ''|*[!0-9]*) die "expected a whole number, got '$n'" ;; esac
     done
@@ -179,6 +191,7 @@ parse_args() {
     SS_PORT=$((BASE_PORT + 1))
     STRATA_PORT=$((BASE_PORT + 2))
     EMPTY_PORT=$((BASE_PORT + 3))
+    STRATA_B_PORT=$((BASE_PORT + 4))
 }
 
 has_target() {
@@ -290,7 +303,7 @@ check_idle() {
 check_ports() {
     local p t
     for p in "$DB_PORT" $(for t in $TARGETS; do port_of "$t"; done); do
-        port_in_use "$p" && die "port $p is in use; pick other ports with --base-port N (uses N..N+3)"
+        port_in_use "$p" && die "port $p is in use; pick other ports with --base-port N (uses N..N+4)"
     done
     return 0
 }
@@ -302,7 +315,9 @@ MARIADB_PID=""
 SS_PID=""
 STRATA_PID=""
 EMPTY_PID=""
+STRATA_B_PID=""
 STRATA_HOME=""
+STRATA_B_HOME=""
 EMPTY_HOME=""
 STRATA_SKIPPED=""
 LOAD_AT_START="?"
@@ -319,13 +334,15 @@ cleanup() {
         [ -n "$SS_PID" ] && is_alive "$SS_PID" && echo "    ShardingSphere  pid $SS_PID  127.0.0.1:$SS_PORT"
         [ -n "$STRATA_PID" ] && is_alive "$STRATA_PID" && echo "    Strata          pid $STRATA_PID  127.0.0.1:$STRATA_PORT"
         [ -n "$EMPTY_PID" ] && is_alive "$EMPTY_PID" && echo "    Strata (empty)  pid $EMPTY_PID  127.0.0.1:$EMPTY_PORT"
+        [ -n "$STRATA_B_PID" ] && is_alive "$STRATA_B_PID" && echo "    Strata B        pid $STRATA_B_PID  127.0.0.1:$STRATA_B_PORT"
         echo "    connect: $MARIADB -h127.0.0.1 -P<port> -usbtest -psbtest sbtest"
-        echo "    stop:    kill $(echo $EMPTY_PID $STRATA_PID $SS_PID $MARIADB_PID); sleep 10; rm -rf $WORK_DIR"
+        echo "    stop:    kill $(echo $STRATA_B_PID $EMPTY_PID $STRATA_PID $SS_PID $MARIADB_PID); sleep 10; rm -rf $WORK_DIR"
         exit "$rc"
     fi
-    if [ -n "$EMPTY_PID$STRATA_PID$SS_PID$MARIADB_PID" ]; then
+    if [ -n "$STRATA_B_PID$EMPTY_PID$STRATA_PID$SS_PID$MARIADB_PID" ]; then
         say "Stopping what this run started"
     fi
+    [ -n "$STRATA_B_PID" ] && stop_pid "Strata B" "$STRATA_B_PID" 30
     [ -n "$EMPTY_PID" ] && stop_pid "Strata (empty rules)" "$EMPTY_PID" 30
     [ -n "$STRATA_PID" ] && stop_pid Strata "$STRATA_PID" 30
     [ -n "$SS_PID" ] && stop_pid ShardingSphere-Proxy "$SS_PID" 30
@@ -566,18 +583,18 @@ routing_check() {
 # rules. Returns 2 when this build refuses the SHARDING rule's type (no SHARDING rule yet), and dies
 # on any other failure.
 start_strata_as() {
-    local label=$1 port=$2 prefix=$3 pid_var=$4 home_var=$5 rules=$6 home conf pid k out
-    if [ -d "$STRATA_DIST" ]; then
-        cp -a "$STRATA_DIST" "$WORK_DIR/$prefix-dist"
+    local label=$1 port=$2 prefix=$3 pid_var=$4 home_var=$5 rules=$6 dist=${7:-$STRATA_DIST} home conf pid k out
+    if [ -d "$dist" ]; then
+        cp -a "$dist" "$WORK_DIR/$prefix-dist"
         home=$WORK_DIR/$prefix-dist
         rm -f "$home/logs/strata.pid"
     else
         mkdir -p "$WORK_DIR/$prefix-dist"
-        tar -xzf "$STRATA_DIST" -C "$WORK_DIR/$prefix-dist" || die "cannot unpack $STRATA_DIST"
+        tar -xzf "$dist" -C "$WORK_DIR/$prefix-dist" || die "cannot unpack $dist"
         home=$(find "$WORK_DIR/$prefix-dist" -mindepth 1 -maxdepth 3 -type f -path '*/bin/start.sh' | head -n 1)
         home=${home%/bin/start.sh}
     fi
-    [ -n "$home" ] && [ -x "$home/bin/start.sh" ] || die "$STRATA_DIST holds no bin/start.sh"
+    [ -n "$home" ] && [ -x "$home/bin/start.sh" ] || die "$dist holds no bin/start.sh"
     printf -v "$home_var" '%s' "$home"
 
     conf=$WORK_DIR/$prefix-conf
@@ -664,6 +681,13 @@ start_strata() {
     return 0
 }
 
+# The second build of an A/B run (--strata-dist-b): the same SHARDING rule, its own port.
+start_strata_b() {
+    start_strata_as "Strata B (SHARDING rule)" "$STRATA_B_PORT" strata-b STRATA_B_PID STRATA_B_HOME sharding \
+        "$STRATA_DIST_B" || die "Strata B ($STRATA_DIST_B) refused the SHARDING rule"
+    routing_check "$STRATA_B_PORT" || echo "    WARNING: Strata B with the SHARDING rule: $ROUTING_GOT"
+}
+
 start_strata_empty() {
     start_strata_as "Strata (empty rules, unsharded sbtest)" "$EMPTY_PORT" strata-empty EMPTY_PID EMPTY_HOME empty
 }
@@ -673,6 +697,7 @@ port_of() {
         shardingsphere) echo "$SS_PORT" ;;
         strata) echo "$STRATA_PORT" ;;
         strata_empty) echo "$EMPTY_PORT" ;;
+        strata_b) echo "$STRATA_B_PORT" ;;
     esac
 }
 
@@ -681,6 +706,7 @@ cpu_pid_of() {
         shardingsphere) echo "$SS_PID" ;;
         strata) echo "$STRATA_PID" ;;
         strata_empty) echo "$EMPTY_PID" ;;
+        strata_b) echo "$STRATA_B_PID" ;;
     esac
 }
 
@@ -689,6 +715,7 @@ cpu_name_of() {
         shardingsphere) echo "shardingsphere-proxy" ;;
         strata) echo "strata (SHARDING)" ;;
         strata_empty) echo "strata (empty rules)" ;;
+        strata_b) echo "strata B (SHARDING)" ;;
     esac
 }
 
@@ -875,7 +902,7 @@ ratios_of() {
     cell="$w|$ps|$t"
     RT_S="" RT_SC="" RT_E="" RT_SE=""
     case "$target" in
-        strata)
+        strata|strata_b)
             RT_S=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|shardingsphere]:-}")
             RT_SC=$(ratio "${RES_QPC[$key]}" "${RES_QPC[$cell|shardingsphere]:-}")
             RT_E=$(ratio "${RES_QPS[$key]}" "${RES_QPS[$cell|strata_empty]:-}")
@@ -896,6 +923,7 @@ machine_info() {
     [ -r /etc/os-release ] && echo "OS:        $(. /etc/os-release && echo "$PRETTY_NAME")"
     echo "MariaDB:   $("$MARIADBD" --version 2>/dev/null | head -n 1)"
     echo "sysbench:  $("$SYSBENCH" --version 2>/dev/null | head -n 1)"
+    [ -n "$STRATA_DIST_B" ] && echo "Strata B:  $STRATA_DIST_B (target strata_b, the same SHARDING rule and options)"
     echo "Strata:    $STRATA_DIST (pool $STRATA_POOL per data source; $("$JAVA_BIN" -version 2>&1 | head -n 1), $JAVA_BIN; STRATA_JAVA_OPTS=${STRATA_JAVA_OPTS:-<start.sh default>})"
     [ -n "$STRATA_SKIPPED" ] && echo "           target strata skipped: this Strata build has no SHARDING rule yet ($STRATA_SKIPPED)"
     if [ -n "$SS_PID" ]; then
@@ -937,6 +965,21 @@ write_csv() {
             echo "$w,$ps,$t,$target,${RES_QPS[$key]},${RES_P95[$key]},${RES_ERR[$key]},${RES_CPU[$key]},${RES_QPC[$key]},$RT_S,$RT_SC,$RT_E,$RT_SE,${RES_STATUS[$key]},$(csv_field "$(cpu_name_of "$target")"),${RES_DBCPU[$key]},${RES_JIT[$key]},$(csv_field "${RES_NOTE[$key]}")"
         done
     } > "$file"
+}
+
+# An A/B run: strata_b's QPS and queries per CPU-second over strata's, cell by cell.
+print_b_over_a() {
+    local key w ps t target
+    echo
+    echo "B over A (strata_b = $STRATA_DIST_B over strata = $STRATA_DIST): QPS, queries per proxy CPU-second"
+    for key in "${CELLS[@]}"; do
+        IFS='|' read -r w ps t target <<< "$key"
+        [ "$target" = strata_b ] || continue
+        printf '  %-18s %-7s %4s   %6s   %6s\n' "$w" "$ps" "$t" \
+            "$(ratio "${RES_QPS[$key]}" "${RES_QPS[$w|$ps|$t|strata]:-}")" \
+            "$(ratio "${RES_QPC[$key]}" "${RES_QPC[$w|$ps|$t|strata]:-}")"
+    done
+    return 0
 }
 
 # The cells that count but carry a note (status "ok*").
@@ -984,7 +1027,7 @@ main() {
     install_missing
     locate_tools
     select_java
-    if has_target strata || has_target strata_empty; then locate_strata_dist; fi
+    if has_target strata || has_target strata_empty || has_target strata_b; then locate_strata_dist; fi
     if has_target shardingsphere; then
         select_ss_java
         ensure_shardingsphere
@@ -1005,6 +1048,7 @@ main() {
     has_target shardingsphere && start_shardingsphere
     has_target strata && start_strata
     has_target strata_empty && start_strata_empty
+    has_target strata_b && start_strata_b
     warm_up
 
     local n_w n_p n_t n_g w ps t
@@ -1033,6 +1077,7 @@ main() {
         print_table
         print_failed_cells CELLS RES_STATUS RES_NOTE
         print_noted_cells
+        has_target strata_b && has_target strata && print_b_over_a
         save_failure_logs "$RESULTS_DIR/$stamp-failed"
         echo
         echo "proxy_cpu_s: CPU seconds (user+system, /proc/<pid>/stat) of the target's proxy process during the"

@@ -275,6 +275,41 @@ class ShardingIT {
         }
     }
 
+    /**
+     * Results too large to merge on the client's loop (over 1,000 rows, and one node's rows filling their queue before
+     * the other has answered): the merge then pulls them on a thread of its own as they arrive. 3,000 more rows of
+     * t_range, all on ds_1 (the boundary is 100), merged with ds_0's 99.
+     */
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("io.strata.it.StrataFixture#clients")
+    void largeResultsMergeAsTheyArriveAndAnswerAsOnePlainDatabaseWould(Driver driver, boolean binary)
+            throws SQLException {
+        try (Connection plain = plain(driver, binary); Connection sharded = connect(driver, binary);
+             Statement p = plain.createStatement(); Statement s = sharded.createStatement()) {
+            try {
+                for (int first = 1001; first <= 4000; first += 200) { // a statement Strata parses is under 16 KiB
+                    StringBuilder rows = new StringBuilder("INSERT INTO t_range (id, v) VALUES ");
+                    for (int id = first; id < first + 200; id++) {
+                        rows.append(id == first ? "" : ", ").append("(").append(id).append(", 'w").append(id % 211)
+                                .append("')");
+                    }
+                    p.executeUpdate(rows.toString());
+                    s.executeUpdate(rows.toString());
+                }
+                for (String sql : List.of("SELECT id, v FROM t_range ORDER BY v, id",
+                        "SELECT v, COUNT(*), MIN(id), MAX(id) FROM t_range GROUP BY v ORDER BY v",
+                        "SELECT DISTINCT v FROM t_range ORDER BY v",
+                        "SELECT id FROM t_range WHERE id > 50 ORDER BY id DESC LIMIT 10, 2500",
+                        "SELECT id, v FROM t_range")) {
+                    assertSameAnswer(sql, plain, sharded, binary);
+                }
+            } finally {
+                p.executeUpdate("DELETE FROM t_range WHERE id > 1000");
+                s.executeUpdate("DELETE FROM t_range WHERE id > 1000");
+            }
+        }
+    }
+
     @Test
     void rowsLandOnTheNodesTheirShardingValuesName() throws SQLException {
         for (int ds = 0; ds < 2; ds++) {

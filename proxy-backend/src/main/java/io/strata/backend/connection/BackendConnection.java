@@ -393,6 +393,11 @@ public final class BackendConnection {
             current.onComplete(summary);
         } else if (!current.writable()) {
             channel.config().setAutoRead(false);
+            if (current.writable()) {
+                // Its reader, on another thread, drained the queue between the two calls, and its resume may have
+                // come before our stop: asking again leaves no stopped connection that nobody will resume.
+                channel.config().setAutoRead(true);
+            }
         }
     }
 

@@ -53,6 +53,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class NativeFanOut {
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeFanOut.class);
+    /** Merges of at most this many rows, all read, run on the client's loop; larger ones on a thread. */
+    private static final int MERGE_ON_LOOP_ROWS = 1_000;
 
     private final Backends backends;
     private final NativeConnections connections;
@@ -155,9 +157,9 @@ final class NativeFanOut {
     /**
      * Sends each data source's first unit, and each later one when the one before it has been read (the
      * connection then holds only rows it already read), then merges and writes their answers on a virtual thread.
-     * The merge starts once every unit's response has been read, or as soon as one unit's rows fill their queue: a
-     * merge that ran alongside the reading would hand each row from the backend's loop to its thread, a wake-up
-     * per row.
+     * The merge starts once every unit's response has been read (on the client's loop), or as soon as one unit's rows
+     * fill their queue (on a virtual thread): a merge that ran alongside the reading would hand each row from the
+     * backend's loop to its thread, a wake-up per row.
      */
     private void send(List<BackendConnection> ready) {
         if (completion.closed()) {
@@ -180,12 +182,14 @@ final class NativeFanOut {
         ResultWriter out = completion.results(command.next(), binary);
         List<NativeResult> all = List.of(results);
         AtomicBoolean started = new AtomicBoolean();
-        Runnable merge = () -> {
+        // A unit whose rows fill their queue has more to come: the merge then pulls on a thread of its own, where it
+        // may wait for rows and for the client to take what it wrote.
+        Runnable mergeOnThread = () -> {
             if (started.compareAndSet(false, true)) {
                 Thread.ofVirtual().name("strata-merge-", session.connectionId()).start(() -> mergeAndWrite(all, out));
             }
         };
-        all.forEach(result -> result.onPause(merge));
+        all.forEach(result -> result.onPause(mergeOnThread));
         c = 0;
         for (List<Integer> indexes : byDataSource.values()) {
             sendInTurn(ready.get(c++), indexes, results, 0);
@@ -193,8 +197,17 @@ final class NativeFanOut {
         command.payload().release();
         session.running(() -> CompletableFuture.allOf(ready.stream().map(StateSync::killQuery)
                 .toArray(CompletableFuture[]::new)));
+        // Every answer read in full: nothing can make the merge wait. A small one (the common case) runs here on the
+        // client's loop, writing straight to the client, with no thread to start or wake; a large one still goes to
+        // a thread, so that sorting or grouping many rows does not hold up the loop's other sessions.
         CompletableFuture.allOf(all.stream().map(NativeResult::ended).toArray(CompletableFuture[]::new))
-                .whenComplete((ignored, error) -> merge.run());
+                .whenComplete((ignored, error) -> onLoop(() -> {
+                    if (all.stream().mapToInt(NativeResult::rowsHeld).sum() > MERGE_ON_LOOP_ROWS) {
+                        mergeOnThread.run();
+                    } else if (started.compareAndSet(false, true)) {
+                        mergeAndWrite(all, out);
+                    }
+                }));
     }
 
     /** Runs the {@code k}th unit of a connection, and the next once its response has ended. */

@@ -79,6 +79,11 @@ final class NativeResult implements ResponseListener, QueryResult {
         return answer;
     }
 
+    /** Rows read and not yet taken (with the end marker). */
+    int rowsHeld() {
+        return rows.size();
+    }
+
     /** Completes when the whole response was read (or the connection broke): the connection is free again. */
     CompletableFuture<ResponseSummary> ended() {
         return ended;

@@ -361,6 +361,11 @@ final class JdbcResultWriter implements ResultWriter {
     }
 
     private synchronized void awaitWritable() throws InterruptedException {
+        if (channel.eventLoop().inEventLoop()) {
+            // A merge of answers already read in full: its rows are in memory anyway, and waiting here would stall
+            // the loop that has to send them.
+            return;
+        }
         while (!channel.isWritable()) {
             if (!channel.isActive()) {
                 throw new InterruptedException("client went away");
