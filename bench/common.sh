@@ -1,4 +1,4 @@
-# bench/common.sh: shell functions bench/run.sh and bench/rw-split.sh share. Sourced, not run.
+# bench/common.sh: shell functions the bench/ scripts share (run.sh, rw-split.sh, load.sh, faults.sh...). Sourced, not run.
 # They read the calling script's settings (MIN_JAVA, JVM_DIR, INTERRUPTED...) when called.
 
 die() {
@@ -299,4 +299,23 @@ judge_sysbench_log() {
         return 1
     fi
     return 0
+}
+
+# MariaDB with sysbench's tables and Strata from the distribution, set up by bench/run.sh --keep and left
+# running, for scripts that then load or break them (bench/load.sh, bench/faults.sh). Arguments: a name for the
+# log, the number of 10,000-row tables, the base port (MariaDB on it, Strata on it + 2) and the distribution
+# (empty: run.sh's default). Sets MARIADB_PID, STRATA_PID, STRATA_PORT and WORK_DIR (run.sh's temp folder).
+kept_setup() {
+    local name=$1 tables=$2 base_port=$3 dist=$4 log
+    log=$(mktemp "/tmp/strata-$name-setup.XXXXXX")
+    say "Setting up MariaDB and Strata with bench/run.sh --keep (log: $log)"
+    local setup=(--keep --targets strata --workloads oltp_point_select --ps-modes disable --threads 4 --time 2
+        --rounds 1 --warmup 0 --many-clients 0 --tables "$tables" --table-size 10000 --base-port "$base_port")
+    [ -n "$dist" ] && setup+=(--strata-dist "$dist")
+    "$(dirname "${BASH_SOURCE[0]}")/run.sh" "${setup[@]}" > "$log" 2>&1 || { tail -n 30 "$log" >&2; die "set-up failed"; }
+    MARIADB_PID=$(awk '/MariaDB  pid/ { print $3; exit }' "$log")
+    STRATA_PID=$(awk '/Strata   pid/ { print $3; exit }' "$log")
+    STRATA_PORT=$((base_port + 2))
+    WORK_DIR=$(awk '/--keep: left running/ { sub(/.*temp folder /, ""); sub(/\):$/, ""); print; exit }' "$log")
+    [ -n "$MARIADB_PID" ] && [ -n "$STRATA_PID" ] || die "could not read the pids from $log"
 }

@@ -69,19 +69,8 @@ for n in "$BACKEND_KILLS" "$STRATA_KILLS" "$STOPS" "$SESSIONS" "$IDLE_SESSIONS" 
 done
 [ $((BACKEND_KILLS + STRATA_KILLS + STOPS)) -gt 0 ] || { usage; exit 2; }
 
-SETUP_LOG=$(mktemp /tmp/strata-faults-setup.XXXXXX)
-say "Setting up MariaDB and Strata with bench/run.sh --keep (log: $SETUP_LOG)"
-SETUP=(--keep --targets strata --workloads oltp_point_select --ps-modes disable --threads 4 --time 2
-    --rounds 1 --warmup 0 --many-clients 0 --tables 1 --table-size 10000 --base-port "$BASE_PORT")
-[ -n "$STRATA_DIST" ] && SETUP+=(--strata-dist "$STRATA_DIST")
-"$SCRIPT_DIR/run.sh" "${SETUP[@]}" > "$SETUP_LOG" 2>&1 || { tail -n 30 "$SETUP_LOG" >&2; die "set-up failed"; }
-
-MARIADB_PID=$(awk '/MariaDB  pid/ { print $3; exit }' "$SETUP_LOG")
-STRATA_PID=$(awk '/Strata   pid/ { print $3; exit }' "$SETUP_LOG")
+kept_setup faults 1 "$BASE_PORT" "$STRATA_DIST"
 DB_PORT=$BASE_PORT
-STRATA_PORT=$((BASE_PORT + 2))
-WORK_DIR=$(awk '/--keep: left running/ { sub(/.*temp folder /, ""); sub(/\):$/, ""); print; exit }' "$SETUP_LOG")
-[ -n "$MARIADB_PID" ] && [ -n "$STRATA_PID" ] || die "could not read the pids from $SETUP_LOG"
 CLIENT_PID=""
 SYSBENCH_PID=""
 FAILED=0
