@@ -10,6 +10,7 @@ import io.strata.config.StrataConfig;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every backend pool, one per data source of each logical database (data source names are local to their
@@ -53,7 +54,7 @@ public final class Backends implements AutoCloseable {
      * (see {@link io.strata.backend.connection.BackendConnection#abortIfUnanswered}): its reads go elsewhere.
      */
     public void abortUnanswered(String database, String dataSource, long patienceMillis, String why) {
-        long patience = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(patienceMillis);
+        long patience = TimeUnit.MILLISECONDS.toNanos(patienceMillis);
         pool(database, dataSource).connections().forEach(c -> c.abortIfUnanswered(patience, why));
     }
 

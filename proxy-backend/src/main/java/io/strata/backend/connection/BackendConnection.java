@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One authenticated native connection to a backend server, carrying one command at a time. It knows the session state
@@ -442,7 +443,7 @@ public final class BackendConnection {
             if (listener != null && !answered && System.nanoTime() - sentNanos >= patienceNanos) {
                 abortReason = why;
                 LOG.warn("backend connection {} of {}: no answer in {} ms and {}; closing it", connectionId,
-                        dataSource, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos),
+                        dataSource, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos),
                         why);
                 channel.close();
             }

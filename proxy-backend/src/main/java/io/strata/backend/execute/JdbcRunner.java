@@ -387,7 +387,6 @@ public final class JdbcRunner implements StatementRunner {
         }
     }
 
-    /** SQLSTATE class 08: the connection failed, not the statement. */
     /** Runs the work; a read is known to the health check meanwhile, which may abort it on a replica that hangs. */
     private void run(Command command, Connection connection, Work work) throws SQLException, InterruptedException {
         if (!command.retryable()) {
@@ -402,6 +401,7 @@ public final class JdbcRunner implements StatementRunner {
         }
     }
 
+    /** SQLSTATE class 08: the connection failed, not the statement. */
     private static boolean isConnectionError(SQLException e) {
         return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }

@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -140,9 +139,9 @@ public final class JdbcDataSources implements AutoCloseable {
         if (running == null) {
             return;
         }
-        long now = System.nanoTime();
+        long startedBefore = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(patienceMillis);
         running.forEach((connection, startedNanos) -> {
-            if (now - startedNanos >= TimeUnit.MILLISECONDS.toNanos(patienceMillis)) {
+            if (startedNanos - startedBefore <= 0) {
                 try {
                     connection.abort(Runnable::run);
                 } catch (SQLException e) {
