@@ -393,11 +393,14 @@ final class SelectPlanner {
     }
 
     /**
-     * The sort weight of a value in its collation. Trailing spaces are trimmed first: MySQL's and MariaDB's default
-     * collations are PAD SPACE ('c' equals 'c '), which WEIGHT_STRING alone does not reflect.
+     * The sort weight of a value in its collation. WEIGHT_STRING keeps trailing spaces, so under a PAD SPACE collation
+     * (MariaDB's and MySQL 5.7's defaults: 'c' equals 'c ') the value is trimmed first; under a NO PAD one (MySQL 8's
+     * utf8mb4_0900_*, MariaDB's *_nopad_*) it must not be. The test {@code v = RTRIM(v)} tells them apart in the
+     * value's own collation, which the planner does not know: always true under PAD SPACE, and under NO PAD true
+     * only where there is nothing to trim.
      */
     private static Expression weight(Expression value) {
-        return parse("WEIGHT_STRING(RTRIM(" + value + "))");
+        return parse("WEIGHT_STRING(IF(" + value + " = RTRIM(" + value + "), RTRIM(" + value + "), " + value + "))");
     }
 
     private int derive(Expression expression) {
