@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -69,13 +70,20 @@ class ShardingIT {
             "CREATE TABLE %s (order_id BIGINT PRIMARY KEY, user_id INT NOT NULL, status VARCHAR(10), "
                     + "amount DECIMAL(10,2), note VARCHAR(10) COLLATE utf8mb4_general_ci, created DATE)",
             "CREATE TABLE %s (item_id BIGINT PRIMARY KEY, order_id BIGINT NOT NULL, user_id INT NOT NULL, qty INT)",
-            "CREATE TABLE %s (id INT PRIMARY KEY, v VARCHAR(10), w VARCHAR(10) COLLATE utf8mb4_nopad_bin)",
+            "CREATE TABLE %s (id INT PRIMARY KEY, v VARCHAR(10), w VARCHAR(10) COLLATE utf8mb4_nopad_bin, "
+                    + "p VARCHAR(10) COLLATE utf8mb4_bin)",
             "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, name VARCHAR(20))"};
     private static final String[] LOGICAL = {"t_order", "t_order_item", "t_range", "t_dict"};
     private static final String[] STATUSES = {"new", "paid", "shipped", "Paid", null};
     private static final String[] NOTES = {"a", "B", "c", "A", "b", "C "};
     /** Values of a NO PAD column: trailing spaces make them different values. */
     private static final String[] WORDS = {"x", "x ", "x  ", "y", "x\t"};
+    /** Values of a PAD SPACE column: 'x' equals 'x ', and 'x\t' sorts before both (the server pads with spaces). */
+    private static final String[] PADDED = {"x", "x ", "x\t", "x\ty", "x!", "w"};
+
+    /** Values as a case-insensitive PAD SPACE collation compares them: either of 'a' and 'A ' may stand for both. */
+    private static final UnaryOperator<String> CASE_AND_PADDING =
+            v -> v.toLowerCase(java.util.Locale.ROOT).stripTrailing();
 
     private static EmbeddedMariaDb serverA;
     private static EmbeddedMariaDb serverB;
@@ -124,7 +132,7 @@ class ShardingIT {
         StringBuilder orders = new StringBuilder("INSERT INTO t_order (order_id, user_id, status, amount, note, "
                 + "created) VALUES ");
         StringBuilder items = new StringBuilder("INSERT INTO t_order_item (item_id, order_id, user_id, qty) VALUES ");
-        StringBuilder range = new StringBuilder("INSERT INTO t_range (id, v, w) VALUES ");
+        StringBuilder range = new StringBuilder("INSERT INTO t_range (id, v, w, p) VALUES ");
         for (int i = 1; i <= 200; i++) {
             String status = STATUSES[i % STATUSES.length];
             orders.append(i == 1 ? "" : ", ").append("(").append(i).append(", ").append(i * 7 % 13).append(", ")
@@ -135,7 +143,7 @@ class ShardingIT {
                     .append(i * 7 % 13).append(", ").append(i % 5).append("), (").append(2 * i + 1).append(", ")
                     .append(i).append(", ").append(i * 7 % 13).append(", ").append(i % 3).append(")");
             range.append(i == 1 ? "" : ", ").append("(").append(i).append(", 'v").append(i % 17).append("', '")
-                    .append(WORDS[i % WORDS.length]).append("')");
+                    .append(WORDS[i % WORDS.length]).append("', '").append(PADDED[i % PADDED.length]).append("')");
         }
         sql.add(orders.toString());
         sql.add(items.toString());
@@ -271,7 +279,7 @@ class ShardingIT {
                         s.setObject(i + 1, params[q][i]);
                     }
                     try (ResultSet expected = p.executeQuery(); ResultSet actual = s.executeQuery()) {
-                        assertEquals(answer(sqls[q], expected, true), answer(sqls[q], actual, true), sqls[q]);
+                        assertEquals(answer(sqls[q], expected, CASE_AND_PADDING), answer(sqls[q], actual, CASE_AND_PADDING), sqls[q]);
                     }
                 }
             }
@@ -398,46 +406,52 @@ class ShardingIT {
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
     @MethodSource("io.strata.it.StrataFixture#clients")
-    void aNoPadCollationKeepsTrailingSpacesApart(Driver driver, boolean binary) throws SQLException {
+    void stringsMergeByTheirCollationsPadding(Driver driver, boolean binary) throws SQLException {
         try (Connection plain = plain(driver, binary); Connection sharded = connect(driver, binary)) {
             for (String sql : List.of("SELECT w, COUNT(*) FROM t_range GROUP BY w",
                     "SELECT DISTINCT w FROM t_range",
                     "SELECT COUNT(DISTINCT w), MIN(w), MAX(w) FROM t_range",
                     "SELECT id, w FROM t_range WHERE id % 10 < 5 ORDER BY w DESC, id",
                     "SELECT w, MIN(id) FROM t_range GROUP BY w ORDER BY w")) {
-                assertSameAnswer(sql, plain, sharded, binary, false);
+                assertSameAnswer(sql, plain, sharded, binary, v -> v); // NO PAD: 'x', 'x ' and 'x  ' apart
+            }
+            for (String sql : List.of("SELECT p, COUNT(*) FROM t_range GROUP BY p ORDER BY p",
+                    "SELECT DISTINCT p FROM t_range ORDER BY p DESC",
+                    "SELECT COUNT(DISTINCT p), MIN(p), MAX(p) FROM t_range",
+                    "SELECT id, p FROM t_range WHERE id % 10 < 5 ORDER BY p, id")) {
+                assertSameAnswer(sql, plain, sharded, binary, v -> v.replaceAll(" +$", "")); // PAD SPACE
             }
         }
     }
 
     private static void assertSameAnswer(String sql, Connection plain, Connection sharded, boolean binary)
             throws SQLException {
-        assertSameAnswer(sql, plain, sharded, binary, true);
+        assertSameAnswer(sql, plain, sharded, binary, CASE_AND_PADDING);
     }
 
     /**
-     * @param caseAndPadding whether values equal in a case-insensitive PAD SPACE collation count as equal (either of
-     *                       'a' and 'A ' may stand for their group): else values are compared exactly
+     * @param normal the values compared for each value read: where the collation finds 'a' and 'A ' equal either may
+     *               stand for their group or DISTINCT value
      */
     private static void assertSameAnswer(String sql, Connection plain, Connection sharded, boolean binary,
-                                         boolean caseAndPadding) throws SQLException {
+                                         UnaryOperator<String> normal) throws SQLException {
         List<List<String>> expected;
         List<List<String>> actual;
         if (binary) {
             try (PreparedStatement p = plain.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
-                expected = answer(sql, rs, caseAndPadding);
+                expected = answer(sql, rs, normal);
             }
             try (PreparedStatement s = sharded.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
-                actual = answer(sql, rs, caseAndPadding);
+                actual = answer(sql, rs, normal);
             } catch (SQLException e) {
                 throw new AssertionError(sql + ": " + e.getMessage(), e);
             }
         } else {
             try (Statement p = plain.createStatement(); ResultSet rs = p.executeQuery(sql)) {
-                expected = answer(sql, rs, caseAndPadding);
+                expected = answer(sql, rs, normal);
             }
             try (Statement s = sharded.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                actual = answer(sql, rs, caseAndPadding);
+                actual = answer(sql, rs, normal);
             } catch (SQLException e) {
                 throw new AssertionError(sql + ": " + e.getMessage(), e);
             }
@@ -449,7 +463,7 @@ class ShardingIT {
      * The column metadata (label, type, scale) then the rows as text: in order where the query orders them
      * completely, else sorted (a multiset).
      */
-    private static List<List<String>> answer(String sql, ResultSet rs, boolean caseAndPadding)
+    private static List<List<String>> answer(String sql, ResultSet rs, UnaryOperator<String> normal)
             throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         List<String> header = new ArrayList<>();
@@ -461,14 +475,13 @@ class ShardingIT {
             List<String> row = new ArrayList<>();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 String value = rs.getString(i);
-                row.add(value == null || !caseAndPadding ? value
-                        : value.toLowerCase(java.util.Locale.ROOT).stripTrailing());
+                row.add(value == null ? null : normal.apply(value));
             }
             rows.add(row);
         }
         boolean ordered = sql.contains("ORDER BY") && (sql.contains("order_id") || sql.contains("ORDER BY id")
                 || sql.contains(", 1") || sql.contains(", id") || sql.contains("ORDER BY user_id")
-                || sql.contains("ORDER BY v") || sql.contains("ORDER BY w"));
+                || sql.contains("ORDER BY v") || sql.contains("ORDER BY w") || sql.contains("ORDER BY p"));
         if (!ordered) {
             rows.sort((a, b) -> String.valueOf(a).compareTo(String.valueOf(b)));
         }

@@ -393,14 +393,17 @@ final class SelectPlanner {
     }
 
     /**
-     * The sort weight of a value in its collation. WEIGHT_STRING keeps trailing spaces, so under a PAD SPACE collation
-     * (MariaDB's and MySQL 5.7's defaults: 'c' equals 'c ') the value is trimmed first; under a NO PAD one (MySQL 8's
-     * utf8mb4_0900_*, MariaDB's *_nopad_*) it must not be. The test {@code v = RTRIM(v)} tells them apart in the
-     * value's own collation, which the planner does not know: always true under PAD SPACE, and under NO PAD true
-     * only where there is nothing to trim.
+     * The sort weight of a value in its collation, its bytes in the order the server compares values. WEIGHT_STRING
+     * keeps trailing spaces, while a PAD SPACE collation (MariaDB's and MySQL 5.7's defaults) compares values as if
+     * the shorter were padded with spaces: 'c' equals 'c ', and 'c\t' sorts before 'c'. So under PAD SPACE the
+     * weight is of the value trimmed and ended by one space; under a NO PAD collation (MySQL 8's utf8mb4_0900_*,
+     * MariaDB's *_nopad_*) it is of the value as it is. The test {@code CONCAT(v, ' ') = CONCAT(v)} tells the two apart
+     * in the value's own collation, which the planner does not know: true under PAD SPACE, false under NO PAD (both
+     * sides strings, so that a number's test warns of no conversion).
      */
     private static Expression weight(Expression value) {
-        return parse("WEIGHT_STRING(IF(" + value + " = RTRIM(" + value + "), RTRIM(" + value + "), " + value + "))");
+        return parse("WEIGHT_STRING(IF(CONCAT(" + value + ", ' ') = CONCAT(" + value + "), CONCAT(RTRIM(" + value
+                + "), ' '), " + value + "))");
     }
 
     private int derive(Expression expression) {

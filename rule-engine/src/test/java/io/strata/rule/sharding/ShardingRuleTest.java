@@ -135,8 +135,9 @@ class ShardingRuleTest {
         assertEquals(4, route.units().size());
         RouteUnit first = route.first();
         assertEquals("SELECT user_id, AVG(amount), SUM(amount), COUNT(amount), "
-                + "WEIGHT_STRING(IF(user_id = RTRIM(user_id), RTRIM(user_id), user_id)), "
-                + "WEIGHT_STRING(IF(AVG(amount) = RTRIM(AVG(amount)), RTRIM(AVG(amount)), AVG(amount))) "
+                + "WEIGHT_STRING(IF(CONCAT(user_id, ' ') = CONCAT(user_id), CONCAT(RTRIM(user_id), ' '), user_id)), "
+                + "WEIGHT_STRING(IF(CONCAT(AVG(amount), ' ') = CONCAT(AVG(amount)), CONCAT(RTRIM(AVG(amount)), ' '), "
+                + "AVG(amount))) "
                 + "FROM `t_order_0` GROUP BY user_id ORDER BY user_id", first.sql());
         QueryMerge merge = route.query().forColumns(6); // 2 visible, 4 derived
         assertEquals(2, merge.visibleColumns());
