@@ -8,6 +8,7 @@ import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleBinding;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.NameSet;
+import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 import io.strata.rule.sql.parser.Names;
 import io.strata.rule.sql.parser.NormalizedStatement;
@@ -80,8 +81,10 @@ public final class ShardingRule implements RoutingRule {
         if (info == null || parser == null) {
             return routed;
         }
-        if (info.tokenIs(0, "SHOW") && (info.tokenIs(1, "TABLES") || info.tokenIs(1, "FULL") && info.tokenIs(2, "TABLES"))
-                && !info.multiStatement()) {
+        // a statement's tokens are lexed when first asked for: only SHOW, DESCRIBE and EXPLAIN are looked into here
+        boolean show = info.kind() == SqlKind.SHOW;
+        if (show && info.tokenIs(0, "SHOW") && (info.tokenIs(1, "TABLES")
+                || info.tokenIs(1, "FULL") && info.tokenIs(2, "TABLES")) && !info.multiStatement()) {
             return showTables(info);
         }
         if (!names.mayBeIn(info)) {
@@ -90,7 +93,7 @@ public final class ShardingRule implements RoutingRule {
         if (info.multiStatement()) {
             throw refused("several statements in one query that may name a sharded table: send them one by one");
         }
-        ShardedTable described = described(info);
+        ShardedTable described = show ? described(info) : null;
         if (described != null) { // DESCRIBE, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE: its first node answers
             DataNode first = described.nodes().get(0);
             return single(bound(List.of(described), first), info.sql(), "described by the first data node");
