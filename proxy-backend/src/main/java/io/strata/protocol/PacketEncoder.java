@@ -97,9 +97,16 @@ public final class PacketEncoder extends MessageToMessageEncoder<MySQLFrame> {
 
     /** One whole packet: header and a copy of the payload's readable bytes (the payload itself is left as it is). */
     private static ByteBuf packet(ByteBufAllocator alloc, int sequenceId, ByteBuf payload) {
+        return append(alloc.ioBuffer(PacketFrameDecoder.HEADER_SIZE + payload.readableBytes()), sequenceId, payload);
+    }
+
+    /**
+     * A whole packet of a payload under {@link PacketFrameDecoder#MAX_PAYLOAD} written at the end of {@code out}:
+     * header, then a copy of the payload's readable bytes (the payload itself is left as it is). Returns {@code out}.
+     */
+    public static ByteBuf append(ByteBuf out, int sequenceId, ByteBuf payload) {
         int length = payload.readableBytes();
-        return alloc.ioBuffer(PacketFrameDecoder.HEADER_SIZE + length).writeMediumLE(length).writeByte(sequenceId)
-                .writeBytes(payload, payload.readerIndex(), length);
+        return out.writeMediumLE(length).writeByte(sequenceId).writeBytes(payload, payload.readerIndex(), length);
     }
 
     private static ByteBuf header(ChannelHandlerContext ctx, int length, int sequenceId) {

@@ -279,7 +279,8 @@ class ShardingIT {
                         s.setObject(i + 1, params[q][i]);
                     }
                     try (ResultSet expected = p.executeQuery(); ResultSet actual = s.executeQuery()) {
-                        assertEquals(answer(sqls[q], expected, CASE_AND_PADDING), answer(sqls[q], actual, CASE_AND_PADDING), sqls[q]);
+                        assertEquals(answer(sqls[q], expected, CASE_AND_PADDING),
+                                answer(sqls[q], actual, CASE_AND_PADDING), sqls[q]);
                     }
                 }
             }

@@ -136,8 +136,7 @@ final class JdbcResultWriter implements ResultWriter {
                         writeRow(packet.payload());
                         rows++;
                         if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
-                            writeBatch();
-                            channel.flush();
+                            flush();
                             rowsSinceFlush = 0;
                         }
                     }
@@ -227,8 +226,7 @@ final class JdbcResultWriter implements ResultWriter {
         writeRow(out);
         rows++;
         if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
-            writeBatch();
-            channel.flush();
+            flush();
             rowsSinceFlush = 0;
         }
     }
@@ -388,8 +386,7 @@ final class JdbcResultWriter implements ResultWriter {
                 dropBatch();
                 throw new InterruptedException("client went away");
             }
-            writeBatch();
-            channel.flush();
+            flush();
             wait(WRITABILITY_POLL_MILLIS);
         }
     }
@@ -405,9 +402,9 @@ final class JdbcResultWriter implements ResultWriter {
             writeBatch();
         }
         if (batch == null) {
-            batch = channel.alloc().buffer(BATCH_BYTES);
+            batch = channel.alloc().ioBuffer(BATCH_BYTES);
         }
-        batch.writeMediumLE(length).writeByte(sequenceId).writeBytes(payload, payload.readerIndex(), length);
+        PacketEncoder.append(batch, sequenceId, payload);
         payload.release();
         sequenceId = (sequenceId + 1) & 0xFF;
         written = true;
