@@ -425,6 +425,29 @@ class ShardingIT {
         }
     }
 
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("io.strata.it.StrataFixture#clients")
+    void showCreateTableAndShowIndexNameTheLogicalTable(Driver driver, boolean binary) throws SQLException {
+        try (Connection plain = plain(driver, binary); Connection sharded = connect(driver, binary)) {
+            for (String sql : List.of("SHOW CREATE TABLE t_order", "SHOW CREATE TABLE `t_order_item`")) {
+                assertSameAnswer(sql, plain, sharded, binary, v -> v);
+            }
+            for (String sql : List.of("SHOW INDEX FROM t_order", "SHOW KEYS IN t_order_item")) {
+                // the first actual table holds a part of the rows: its index statistics are its own
+                List<List<String>> expected = answer(plain, sql, binary, v -> v);
+                List<List<String>> actual = answer(sharded, sql, binary, v -> v);
+                int cardinality = expected.get(0).indexOf("Cardinality:-5:0");
+                assertTrue(cardinality > 0, expected.get(0).toString());
+                for (List<List<String>> answer : List.of(expected, actual)) {
+                    answer.subList(1, answer.size()).forEach(row -> row.set(cardinality, "?"));
+                }
+                assertEquals(expected, actual, sql);
+                assertEquals(List.of("t_order", "t_order_item").get(sql.contains("item") ? 1 : 0),
+                        actual.get(1).get(0), sql);
+            }
+        }
+    }
+
     private static void assertSameAnswer(String sql, Connection plain, Connection sharded, boolean binary)
             throws SQLException {
         assertSameAnswer(sql, plain, sharded, binary, CASE_AND_PADDING);
@@ -436,28 +459,27 @@ class ShardingIT {
      */
     private static void assertSameAnswer(String sql, Connection plain, Connection sharded, boolean binary,
                                          UnaryOperator<String> normal) throws SQLException {
-        List<List<String>> expected;
+        List<List<String>> expected = answer(plain, sql, binary, normal);
         List<List<String>> actual;
-        if (binary) {
-            try (PreparedStatement p = plain.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
-                expected = answer(sql, rs, normal);
-            }
-            try (PreparedStatement s = sharded.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
-                actual = answer(sql, rs, normal);
-            } catch (SQLException e) {
-                throw new AssertionError(sql + ": " + e.getMessage(), e);
-            }
-        } else {
-            try (Statement p = plain.createStatement(); ResultSet rs = p.executeQuery(sql)) {
-                expected = answer(sql, rs, normal);
-            }
-            try (Statement s = sharded.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                actual = answer(sql, rs, normal);
-            } catch (SQLException e) {
-                throw new AssertionError(sql + ": " + e.getMessage(), e);
-            }
+        try {
+            actual = answer(sharded, sql, binary, normal);
+        } catch (SQLException e) {
+            throw new AssertionError(sql + ": " + e.getMessage(), e);
         }
         assertEquals(expected, actual, sql);
+    }
+
+    /** The answer to {@code sql} as a text statement, or a prepared one in the binary protocol. */
+    private static List<List<String>> answer(Connection c, String sql, boolean binary, UnaryOperator<String> normal)
+            throws SQLException {
+        if (binary) {
+            try (PreparedStatement p = c.prepareStatement(sql); ResultSet rs = p.executeQuery()) {
+                return answer(sql, rs, normal);
+            }
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            return answer(sql, rs, normal);
+        }
     }
 
     /**

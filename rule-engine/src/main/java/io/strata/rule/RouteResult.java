@@ -14,9 +14,11 @@ import java.util.List;
  * @param insertId  the first key a rule generated for an INSERT's rows, which the client's OK packet (and so
  *                  LAST_INSERT_ID()) reports as a plain database reports its first AUTO_INCREMENT value; 0 for none
  * @param steering  what a query rule asked besides the route (a time limit, mirrors), {@link Steering#NONE} else
+ * @param renamed   the actual table the answer names, which the client is shown by its logical name (SHOW CREATE
+ *                  TABLE, SHOW INDEX of a sharded table), or null
  */
 public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
-                          MergePlan query, long insertId, Steering steering) {
+                          MergePlan query, long insertId, Steering steering, RenamedTable renamed) {
 
     public RouteResult {
         units = List.copyOf(units);
@@ -25,6 +27,11 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
         if (units.isEmpty()) {
             throw new IllegalArgumentException("a route needs at least one unit");
         }
+    }
+
+    public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
+                       MergePlan query, long insertId, Steering steering) {
+        this(units, merge, retryable, notes, query, insertId, steering, null);
     }
 
     public RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retryable, List<String> notes,
@@ -70,22 +77,28 @@ public record RouteResult(List<RouteUnit> units, ResultMerge merge, boolean retr
     /** The same route over other units (the decorated ones), with more notes. */
     public RouteResult withUnits(List<RouteUnit> others, boolean stillRetryable, List<String> moreNotes) {
         if (moreNotes.isEmpty()) {
-            return new RouteResult(others, merge, stillRetryable, notes, query, insertId, steering);
+            return new RouteResult(others, merge, stillRetryable, notes, query, insertId, steering, renamed);
         }
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(moreNotes);
-        return new RouteResult(others, merge, stillRetryable, all, query, insertId, steering);
+        return new RouteResult(others, merge, stillRetryable, all, query, insertId, steering, renamed);
     }
 
     /** The same route with a note of why. */
     public RouteResult withNote(String note) {
         List<String> all = new java.util.ArrayList<>(notes);
         all.add(note);
-        return new RouteResult(units, merge, retryable, all, query, insertId, steering);
+        return new RouteResult(units, merge, retryable, all, query, insertId, steering, renamed);
     }
 
     /** The same route with what a query rule asked besides it. */
     public RouteResult withSteering(Steering other) {
-        return other == steering ? this : new RouteResult(units, merge, retryable, notes, query, insertId, other);
+        return other == steering ? this
+                : new RouteResult(units, merge, retryable, notes, query, insertId, other, renamed);
+    }
+
+    /** The same route, its answer naming {@code table}'s actual name by its logical one. */
+    public RouteResult withRenamed(RenamedTable table) {
+        return new RouteResult(units, merge, retryable, notes, query, insertId, steering, table);
     }
 }

@@ -11,6 +11,7 @@ import io.strata.backend.execute.StatementRunner.Command;
 import io.strata.backend.execute.StatementRunner.Completion;
 import io.strata.backend.merge.MemoryBound;
 import io.strata.backend.merge.MergeColumns;
+import io.strata.backend.merge.RenamedTableResult;
 import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.relay.ResponseKind;
@@ -27,6 +28,7 @@ import io.strata.protocol.ServerStatus;
 import io.strata.protocol.MySQLException;
 import io.strata.rule.MergePlan;
 import io.strata.rule.QueryMerge;
+import io.strata.rule.RenamedTable;
 import io.strata.rule.ResultMerge;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
@@ -68,6 +70,8 @@ final class NativeFanOut {
     private final MergePlan query;
     /** The first key the rule generated for an INSERT, reported as the OK packet's last insert id; 0 for none. */
     private final long insertId;
+    /** The actual table the answer names, shown by its logical name, or null. */
+    private final RenamedTable renamed;
     /** Each data source's units, by index, in route order: they run one after another on its connection. */
     private final Map<String, List<Integer>> byDataSource = new LinkedHashMap<>();
     /** The prepared statement an execute runs, or null for a text statement. */
@@ -85,6 +89,7 @@ final class NativeFanOut {
         this.merge = route.merge();
         this.query = route.query();
         this.insertId = route.insertId();
+        this.renamed = route.renamed();
         this.statement = statement;
         for (int i = 0; i < units.size(); i++) {
             byDataSource.computeIfAbsent(units.get(i).dataSource(), ds -> new ArrayList<>()).add(i);
@@ -258,6 +263,9 @@ final class NativeFanOut {
         if (combined instanceof UpdateResult update && insertId != 0) {
             combined = new UpdateResult(update.affectedRows(), insertId, update.statusFlags(), update.warnings(),
                     update.info());
+        }
+        if (combined instanceof QueryResult rows && renamed != null) {
+            combined = new RenamedTableResult(rows, renamed);
         }
         // rewritten units ran as text statements; the client's execute wants binary rows
         Result merged = combined instanceof QueryResult rows && statement != null

@@ -1,5 +1,6 @@
 package io.strata.rule.sharding;
 
+import io.strata.rule.RenamedTable;
 import io.strata.rule.ResultMerge;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
@@ -96,7 +97,10 @@ public final class ShardingRule implements RoutingRule {
         ShardedTable described = show ? described(info) : null;
         if (described != null) { // DESCRIBE, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE: its first node answers
             DataNode first = described.nodes().get(0);
-            return single(bound(List.of(described), first), info.sql(), "described by the first data node");
+            RouteResult route = single(bound(List.of(described), first), info.sql(),
+                    "described by the first data node");
+            return answerNamesTable(info) && !first.table().equals(described.logicalName())
+                    ? route.withRenamed(new RenamedTable(first.table(), described.logicalName())) : route;
         }
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
         // a text statement is read as the prepared one it would be: one cached parse for every literal
@@ -427,6 +431,12 @@ public final class ShardingRule implements RoutingRule {
         }
         name = name.startsWith("`") ? name.substring(1, name.length() - 1) : name;
         return tables.find(name).orElse(null);
+    }
+
+    /** SHOW CREATE TABLE and SHOW INDEX answer with the described table's name; DESCRIBE and SHOW COLUMNS do not. */
+    private static boolean answerNamesTable(SqlStatementInfo info) {
+        int i = info.tokenIs(1, "FULL") || info.tokenIs(1, "EXTENDED") ? 2 : 1;
+        return info.tokenIs(0, "SHOW") && !info.tokenIs(i, "COLUMNS") && !info.tokenIs(i, "FIELDS");
     }
 
     /** The sharded tables a statement names, in order. */

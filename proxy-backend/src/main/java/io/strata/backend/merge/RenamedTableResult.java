@@ -1,0 +1,130 @@
+package io.strata.backend.merge;
+
+import io.netty.buffer.ByteBuf;
+import io.strata.backend.result.ColumnMetadata;
+import io.strata.backend.result.QueryResult;
+import io.strata.backend.result.Row;
+import io.strata.protocol.MySQLBuf;
+import io.strata.rule.RenamedTable;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A result set that names an actual table, shown with the table's logical name: a first column holding the actual
+ * name (SHOW INDEX's and SHOW CREATE TABLE's {@code Table}), and a cell holding a CREATE TABLE statement of it, have
+ * the logical name instead. Nothing else in the rows changes, so a column or index that happens to share the name
+ * keeps it. Names compare as UTF-8 bytes.
+ */
+public final class RenamedTableResult implements QueryResult {
+
+    private final QueryResult rows;
+    private final byte[] actual;
+    private final byte[] logical;
+
+    public RenamedTableResult(QueryResult rows, RenamedTable table) {
+        this.rows = rows;
+        this.actual = table.actual().getBytes(StandardCharsets.UTF_8);
+        this.logical = table.logical().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public List<ColumnMetadata> columns() {
+        return rows.columns();
+    }
+
+    @Override
+    public List<byte[]> columnPackets() {
+        return rows.columnPackets();
+    }
+
+    @Override
+    public Row next() throws InterruptedException {
+        Row row = rows.next();
+        // the answering unit ran a text statement of its own (the actual table's name in it): its rows are text
+        return row instanceof Row.Packet packet && !packet.binary() ? renamed(packet) : row;
+    }
+
+    private Row renamed(Row.Packet packet) {
+        ByteBuf in = packet.payload().duplicate();
+        byte[][] cells = new byte[columns().size()][];
+        for (int i = 0; i < cells.length; i++) {
+            if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {
+                in.skipBytes(1);
+            } else {
+                cells[i] = MySQLBuf.readBytesLenenc(in);
+            }
+        }
+        if (!rename(cells)) {
+            return packet;
+        }
+        ByteBuf out = packet.payload().alloc().buffer(packet.payload().readableBytes() + logical.length * 2);
+        for (byte[] cell : cells) {
+            if (cell == null) {
+                out.writeByte(0xFB);
+            } else {
+                MySQLBuf.writeBytesLenenc(out, cell);
+            }
+        }
+        packet.payload().release();
+        return new Row.Packet(out, false);
+    }
+
+    /** Renames in place; whether anything changed. */
+    private boolean rename(byte[][] cells) {
+        boolean changed = false;
+        if (cells.length > 0 && Arrays.equals(cells[0], actual)) {
+            cells[0] = logical;
+            changed = true;
+        }
+        for (int i = 0; i < cells.length; i++) {
+            byte[] statement = cells[i] == null ? null : createTable(cells[i]);
+            if (statement != null) {
+                cells[i] = statement;
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    private static final byte[] CREATE_TABLE = "CREATE TABLE ".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * A CREATE TABLE statement of the actual table with the logical name in its place, or null when the cell is not
+     * one. The name is quoted as {@code sql_quote_show_create} and ANSI_QUOTES have it: in backquotes, double quotes
+     * or none.
+     */
+    private byte[] createTable(byte[] cell) {
+        int at = CREATE_TABLE.length;
+        if (cell.length <= at + actual.length || !Arrays.equals(cell, 0, at, CREATE_TABLE, 0, at)) {
+            return null;
+        }
+        int quote = cell[at] == '`' || cell[at] == '"' ? 1 : 0;
+        int end = at + quote + actual.length;
+        if (end + quote >= cell.length || !Arrays.equals(cell, at + quote, end, actual, 0, actual.length)
+                || quote == 1 && cell[end] != cell[at] || quote == 0 && cell[end] != ' ' && cell[end] != '(') {
+            return null;
+        }
+        byte[] renamed = new byte[cell.length - actual.length + logical.length];
+        System.arraycopy(cell, 0, renamed, 0, at + quote);
+        System.arraycopy(logical, 0, renamed, at + quote, logical.length);
+        System.arraycopy(cell, end, renamed, at + quote + logical.length, cell.length - end);
+        return renamed;
+    }
+
+    @Override
+    public int statusFlags() {
+        return rows.statusFlags();
+    }
+
+    @Override
+    public int warnings() {
+        return rows.warnings();
+    }
+
+    @Override
+    public void close() {
+        rows.close();
+    }
+}
