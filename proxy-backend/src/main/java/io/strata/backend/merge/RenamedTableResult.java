@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * A result set that names an actual table, shown with the table's logical name: a first column holding the actual
- * name (SHOW INDEX's and SHOW CREATE TABLE's {@code Table}), and a cell holding a CREATE TABLE statement of it, have
- * the logical name instead. Nothing else in the rows changes, so a column or index that happens to share the name
- * keeps it. Names compare as UTF-8 bytes.
+ * name (SHOW INDEX's and SHOW CREATE TABLE's {@code Table}), and a second holding a CREATE TABLE statement of it
+ * (SHOW CREATE TABLE's), have the logical name instead. Nothing else in the rows changes, so a column or index that
+ * happens to share the name keeps it. Names compare as UTF-8 bytes.
  */
 public final class RenamedTableResult implements QueryResult {
 
@@ -78,12 +78,10 @@ public final class RenamedTableResult implements QueryResult {
             cells[0] = logical;
             changed = true;
         }
-        for (int i = 0; i < cells.length; i++) {
-            byte[] statement = cells[i] == null ? null : createTable(cells[i]);
-            if (statement != null) {
-                cells[i] = statement;
-                changed = true;
-            }
+        byte[] statement = cells.length > 1 && cells[1] != null ? createTable(cells[1]) : null;
+        if (statement != null) {
+            cells[1] = statement;
+            changed = true;
         }
         return changed;
     }
