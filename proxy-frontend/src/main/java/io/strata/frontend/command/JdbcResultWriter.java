@@ -37,9 +37,13 @@ import java.util.List;
  */
 final class JdbcResultWriter implements ResultWriter {
 
-    private static final int FLUSH_EVERY_ROWS = 64;
     /** Room of a buffer of gathered rows. */
     private static final int BATCH_BYTES = 16 * 1024;
+    /**
+     * Rows go out once this many bytes of them are written, as a server sends a net buffer's worth
+     * (net_buffer_length), and at the end: a small result leaves in one write, a large one streams.
+     */
+    private static final int FLUSH_BYTES = BATCH_BYTES;
     private static final long WRITABILITY_POLL_MILLIS = 50;
 
     private final Channel channel;
@@ -50,7 +54,7 @@ final class JdbcResultWriter implements ResultWriter {
     private final boolean binary;
     private List<ColumnMetadata> columns;
     private int sequenceId;
-    private int rowsSinceFlush;
+    private int bytesSinceFlush;
     private Runnable pendingTerminator;
     private int pendingStatus;
     private int lastStatus = -1;
@@ -135,10 +139,6 @@ final class JdbcResultWriter implements ResultWriter {
                         awaitWritable();
                         writeRow(packet.payload());
                         rows++;
-                        if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
-                            flush();
-                            rowsSinceFlush = 0;
-                        }
                     }
                 }
             }
@@ -225,10 +225,6 @@ final class JdbcResultWriter implements ResultWriter {
         }
         writeRow(out);
         rows++;
-        if (++rowsSinceFlush >= FLUSH_EVERY_ROWS) {
-            flush();
-            rowsSinceFlush = 0;
-        }
     }
 
     @Override
@@ -298,6 +294,7 @@ final class JdbcResultWriter implements ResultWriter {
     public void flush() {
         writeBatch();
         channel.flush();
+        bytesSinceFlush = 0;
     }
 
     @Override
@@ -396,8 +393,18 @@ final class JdbcResultWriter implements ResultWriter {
         int length = payload.readableBytes();
         if (length > PacketEncoder.COPY_LIMIT) {
             write(payload);
-            return;
+        } else {
+            gather(payload);
         }
+        bytesSinceFlush += length + PacketFrameDecoder.HEADER_SIZE;
+        if (bytesSinceFlush >= FLUSH_BYTES) {
+            flush();
+        }
+    }
+
+    /** A small row's packet into the batch (its payload is released). */
+    private void gather(ByteBuf payload) {
+        int length = payload.readableBytes();
         if (batch != null && batch.capacity() - batch.writerIndex() < length + PacketFrameDecoder.HEADER_SIZE) {
             writeBatch();
         }

@@ -3,20 +3,18 @@ package io.strata.rule.sql;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A few names (tables a rule lists), and whether a statement may name one: the cheap test a rule makes before it
- * parses, so that statements on other tables cost it next to nothing. It looks at the classifier's tokens (quotes
- * aside, without case), and scans the text only where the classifier kept no tokens (several statements, or one
- * very long).
+ * parses, so that statements on other tables cost it next to nothing. It reads the statement's names as the
+ * classifier's lexer would (quotes aside, without case) but in place, making no token.
  */
 public final class NameSet {
 
-    /** A run of name characters: what may be a name in a text, quoted or not. */
-    private static final Pattern WORDS = Pattern.compile("[A-Za-z0-9_$\\x{80}-\\x{FFFF}]+");
-
     private final Set<String> names;
+    /** The same names, compared in place with a statement's when they are few. */
+    private final String[] few;
+    private final SqlClassifier.NameTest isName = this::isName;
     /** The names' lengths, one bit each up to 63: a token of another length is no name, with no string made. */
     private final long lengths;
 
@@ -27,6 +25,7 @@ public final class NameSet {
             bits |= 1L << Math.min(name.length(), 63);
         }
         this.lengths = bits;
+        this.few = this.names.size() <= 16 ? this.names.toArray(String[]::new) : null;
     }
 
     /** Whether {@code name} is one of the names (without case). */
@@ -36,14 +35,20 @@ public final class NameSet {
 
     /** Whether the statement may name one of the names (a parse then says whether it does, and how). */
     public boolean mayBeIn(SqlStatementInfo info) {
-        if (info.statementTokens() == null) {
-            return WORDS.matcher(info.sql()).results().anyMatch(word -> contains(word.group()));
+        return SqlClassifier.anyName(info.sql(), isName);
+    }
+
+    /** Whether the text from {@code start} to {@code end} is one of the names, without case; no string is made. */
+    private boolean isName(String sql, int start, int end) {
+        int length = end - start;
+        if ((lengths & 1L << Math.min(length, 63)) == 0) {
+            return false;
         }
-        for (String token : info.statementTokens()) {
-            boolean quoted = token.length() > 2 && token.charAt(0) == '`';
-            int length = quoted ? token.length() - 2 : token.length();
-            if ((lengths & 1L << Math.min(length, 63)) != 0
-                    && contains(quoted ? token.substring(1, token.length() - 1) : token)) {
+        if (few == null) {
+            return contains(sql.substring(start, end));
+        }
+        for (String name : few) {
+            if (name.length() == length && sql.regionMatches(true, start, name, 0, length)) {
                 return true;
             }
         }

@@ -158,6 +158,21 @@ public final class SqlClassifier {
     /** What CREATE or ALTER makes when its body is a stored program, which holds semicolons of its own. */
     private static final Words PROGRAMS = new Words("PROCEDURE", "FUNCTION", "TRIGGER", "EVENT", "PACKAGE");
 
+    /** A test of a name that stands in a text from {@code start} to {@code end}, made without copying it out. */
+    @FunctionalInterface
+    interface NameTest {
+        boolean test(String sql, int start, int end);
+    }
+
+    /**
+     * Whether a name of the statement passes the test: a word, or what a backquoted or double-quoted token holds
+     * (a name under ANSI_QUOTES), read as the lexer reads its tokens (comments, strings and user variables are not
+     * names); no token is made. For the rules' cheap test of whether a statement may name one of their tables.
+     */
+    static boolean anyName(String sql, NameTest test) {
+        return new Lexer(sql).anyName(test);
+    }
+
     /**
      * The statements of a text holding several, each as its own text, or null when the text must go to the server
      * whole: it holds one statement, or a stored program or compound statement whose body has semicolons of its
@@ -795,6 +810,42 @@ public final class SqlClassifier {
             }
             pos++;
             return c < ONE_CHAR.length ? ONE_CHAR[c] : String.valueOf(c);
+        }
+
+        boolean anyName(NameTest test) {
+            while (true) {
+                skipSpaceAndComments();
+                if (pos >= sql.length()) {
+                    return false;
+                }
+                char c = sql.charAt(pos);
+                int start = pos;
+                if (isQuote(c)) {
+                    pos = endOfQuoted(sql, start, c);
+                    boolean closed = pos - start >= 2 && sql.charAt(pos - 1) == c;
+                    if (c != '\'' && test.test(sql, start + 1, closed ? pos - 1 : pos)) {
+                        return true;
+                    }
+                } else if (c == '@') {
+                    pos++; // a user variable: @name, @`name`, @@scope.name
+                    if (pos < sql.length() && isQuote(sql.charAt(pos))) {
+                        pos = endOfQuoted(sql, pos, sql.charAt(pos));
+                    }
+                    while (pos < sql.length() && (isWordChar(sql.charAt(pos)) || sql.charAt(pos) == '@'
+                            || sql.charAt(pos) == '.')) {
+                        pos++;
+                    }
+                } else if (isWordChar(c)) {
+                    while (pos < sql.length() && isWordChar(sql.charAt(pos))) {
+                        pos++;
+                    }
+                    if (test.test(sql, start, pos)) {
+                        return true;
+                    }
+                } else {
+                    pos++;
+                }
+            }
         }
 
         private String quoted(char quote) {
