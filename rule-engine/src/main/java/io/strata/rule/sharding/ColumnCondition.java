@@ -8,6 +8,8 @@ import java.util.Set;
 /** What a statement says about one column: the values it may equal, or a range it lies in. */
 public sealed interface ColumnCondition {
 
+    String NOT_NULL = "a sharding value; SQL NULL matches no row, leave it out";
+
     /**
      * {@code = v} (one value) or {@code IN (...)}. No values means no row can match ({@code x = 1 AND x = 2}).
      *
@@ -16,11 +18,15 @@ public sealed interface ColumnCondition {
     record Exact(List<Comparable<?>> values) implements ColumnCondition {
 
         public Exact {
+            values = values.size() == 1 ? List.of(Objects.requireNonNull(values.get(0), NOT_NULL)) : distinct(values);
+        }
+
+        private static List<Comparable<?>> distinct(List<Comparable<?>> values) {
             Set<Comparable<?>> distinct = new LinkedHashSet<>(values.size() * 2);
             for (Comparable<?> value : values) {
-                distinct.add(Objects.requireNonNull(value, "a sharding value; SQL NULL matches no row, leave it out"));
+                distinct.add(Objects.requireNonNull(value, NOT_NULL));
             }
-            values = List.copyOf(distinct);
+            return List.copyOf(distinct);
         }
     }
 

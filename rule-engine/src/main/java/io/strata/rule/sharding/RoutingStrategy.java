@@ -53,8 +53,12 @@ sealed interface RoutingStrategy {
         @Override
         public List<String> route(List<String> targets, String table, ShardingConditions conditions,
                                   List<Comparable<?>> hintValues) {
+            List<ColumnCondition> given = conditions.of(column);
+            if (given.size() == 1 && given.get(0) instanceof Exact exact && exact.values().size() == 1) {
+                return List.of(point(targets, table, exact.values().get(0))); // a point: no set to build
+            }
             Set<String> allowed = null;
-            for (ColumnCondition condition : conditions.of(column)) {
+            for (ColumnCondition condition : given) {
                 Set<String> chosen = switch (condition) {
                     case Exact exact -> exact(targets, table, exact);
                     case InRange range -> checked(targets, table, algorithmName, call(algorithmName, table,
@@ -68,11 +72,17 @@ sealed interface RoutingStrategy {
         private Set<String> exact(List<String> targets, String table, Exact exact) {
             Set<String> chosen = new LinkedHashSet<>();
             for (Comparable<?> value : exact.values()) {
-                String target = call(algorithmName, table,
-                        () -> algorithm.target(targets, new ShardingValue(table, column, value)));
-                chosen.addAll(checked(targets, table, algorithmName, target == null ? null : List.of(target)));
+                chosen.add(point(targets, table, value));
             }
             return chosen;
+        }
+
+        /** The one target of a value. */
+        private String point(List<String> targets, String table, Comparable<?> value) {
+            String target = call(algorithmName, table,
+                    () -> algorithm.target(targets, new ShardingValue(table, column, value)));
+            checked(targets, table, algorithmName, target == null ? null : List.of(target));
+            return target;
         }
     }
 

@@ -27,9 +27,14 @@ public record ShardingConditions(Map<String, List<ColumnCondition>> columns) {
     private static final ShardingConditions NONE = new ShardingConditions(Map.of());
 
     public ShardingConditions {
-        Map<String, List<ColumnCondition>> copy = new LinkedHashMap<>();
-        columns.forEach((column, conditions) -> copy.put(key(column), List.copyOf(conditions)));
-        columns = Collections.unmodifiableMap(copy);
+        if (columns.size() == 1) { // one column, the usual case: a small map
+            var only = columns.entrySet().iterator().next();
+            columns = Map.of(key(only.getKey()), List.copyOf(only.getValue()));
+        } else {
+            Map<String, List<ColumnCondition>> copy = new LinkedHashMap<>();
+            columns.forEach((column, conditions) -> copy.put(key(column), List.copyOf(conditions)));
+            columns = Collections.unmodifiableMap(copy);
+        }
     }
 
     /** Says nothing about any column: every node. */
@@ -63,6 +68,9 @@ public record ShardingConditions(Map<String, List<ColumnCondition>> columns) {
     public ShardingConditions with(String column, ColumnCondition condition) {
         Objects.requireNonNull(condition, "condition");
         String key = key(column);
+        if (columns.isEmpty()) {
+            return new ShardingConditions(Map.of(key, List.of(condition)));
+        }
         List<ColumnCondition> merged = ConditionMerge.and(columns.getOrDefault(key, List.of()), condition);
         Map<String, List<ColumnCondition>> copy = new LinkedHashMap<>(columns);
         copy.put(key, merged);
