@@ -17,6 +17,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
@@ -269,22 +270,62 @@ class ShardingIT {
             String[] sqls = {"SELECT * FROM t_order WHERE user_id = ? AND order_id = ?",
                     "SELECT order_id, amount FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC, order_id",
                     "SELECT status, COUNT(*), AVG(amount) FROM t_order WHERE order_id BETWEEN ? AND ? GROUP BY status",
-                    "SELECT order_id FROM t_order WHERE note = ? ORDER BY order_id"};
-            Object[][] params = {{10, 7}, {1, 2}, {20, 120}, {"a"}};
+                    "SELECT order_id FROM t_order WHERE note = ? ORDER BY order_id",
+                    "SELECT DISTINCT note FROM t_order WHERE order_id > ? AND amount < ?",
+                    "SELECT SUM(amount), MIN(created), MAX(note) FROM t_order WHERE created >= ? OR user_id = ?",
+                    "SELECT order_id FROM t_order WHERE user_id <> ? ORDER BY order_id LIMIT ?",
+                    "SELECT order_id, status FROM t_order WHERE status = ? OR status IS NULL ORDER BY 1",
+                    "SELECT * FROM t_range WHERE id BETWEEN ? AND ? ORDER BY v, id",
+                    "SELECT user_id FROM t_order WHERE order_id = ?"};
+            // each statement runs twice: a driver sends the parameter types with the first execute only
+            Object[][][] params = {{{10, 7}, {3, 44}}, {{1, 2}, {5, 9}}, {{20, 120}, {0, 300}}, {{"a"}, {"C"}},
+                    {{17, new java.math.BigDecimal("50.5")}, {100, 1000}},
+                    {{java.sql.Date.valueOf("2026-01-05"), 3}, {java.sql.Date.valueOf("2025-01-01"), 0}},
+                    {{4, 9}, {7, 0}}, {{"paid"}, {null}}, {{95, 104}, {1, 3}}, {{8}, {9L}}};
             for (int q = 0; q < sqls.length; q++) {
                 try (PreparedStatement p = plain.prepareStatement(sqls[q]);
                      PreparedStatement s = sharded.prepareStatement(sqls[q])) {
-                    for (int i = 0; i < params[q].length; i++) {
-                        p.setObject(i + 1, params[q][i]);
-                        s.setObject(i + 1, params[q][i]);
-                    }
-                    try (ResultSet expected = p.executeQuery(); ResultSet actual = s.executeQuery()) {
-                        assertEquals(answer(sqls[q], expected, CASE_AND_PADDING),
-                                answer(sqls[q], actual, CASE_AND_PADDING), sqls[q]);
+                    for (Object[] values : params[q]) {
+                        for (int i = 0; i < values.length; i++) {
+                            p.setObject(i + 1, values[i]);
+                            s.setObject(i + 1, values[i]);
+                        }
+                        try (ResultSet expected = p.executeQuery(); ResultSet actual = s.executeQuery()) {
+                            assertEquals(answer(sqls[q], expected, CASE_AND_PADDING),
+                                    answer(sqls[q], actual, CASE_AND_PADDING), sqls[q] + " " + Arrays.asList(values));
+                        }
                     }
                 }
             }
         }
+    }
+
+    /**
+     * An execute over several nodes runs on each as a prepared statement of the node's own text, with the values the
+     * client sent: the server counts the executes (its text statements would count as queries).
+     */
+    @Test
+    void executesOverSeveralNodesRunPreparedOnTheNodes() throws SQLException {
+        String sql = "SELECT order_id, amount FROM t_order WHERE order_id BETWEEN ? AND ? ORDER BY amount, order_id";
+        long before = status(serverB, "Com_stmt_execute");
+        try (Connection plain = plain(Driver.MARIADB, true); Connection sharded = connect(Driver.MARIADB, true);
+             PreparedStatement p = plain.prepareStatement(sql); PreparedStatement s = sharded.prepareStatement(sql)) {
+            for (int low = 0; low < 100; low += 10) {
+                for (PreparedStatement statement : List.of(p, s)) {
+                    statement.setInt(1, low);
+                    statement.setInt(2, low + 25);
+                }
+                try (ResultSet expected = p.executeQuery(); ResultSet actual = s.executeQuery()) {
+                    assertEquals(answer(sql, expected, v -> v), answer(sql, actual, v -> v), "from " + low);
+                }
+            }
+        }
+        // ds_1 holds t_order_0 and t_order_1: both its nodes ran every execute
+        assertTrue(status(serverB, "Com_stmt_execute") - before >= 20, "executes on ds_1");
+    }
+
+    private static long status(EmbeddedMariaDb server, String name) throws SQLException {
+        return Long.parseLong(read(server, SCHEMA_B, "SHOW GLOBAL STATUS LIKE '" + name + "'").get(0).get(1));
     }
 
     /**

@@ -11,7 +11,9 @@ import java.util.List;
  *                   the chain has decorated it
  * @param sql        the statement as a rule rewrote it, or null for the client's own statement, whose bytes then go
  *                   to the backend as they came
- * @param params     the rewritten statement's parameter values (may hold nulls); empty for the client's own
+ * @param params     the values of the rewritten statement's {@code ?} (may hold nulls), in order: those of the
+ *                   client's execute, which the unit then runs as a prepared statement of its own SQL with them;
+ *                   empty for a statement without values, and for the client's own
  */
 public record RouteUnit(String dataSource, String sql, List<Object> params) {
 

@@ -100,8 +100,8 @@ final class NativeFanOut {
     void run() {
         List<BackendPool> pools = new ArrayList<>(byDataSource.size());
         for (RouteUnit unit : units) {
-            if (unit.rewritten() && !unit.params().isEmpty()) {
-                command.payload().release();
+            if (unit.rewritten() && !unit.params().isEmpty() && statement == null) {
+                command.payload().release(); // a unit's values are an execute's, which a text command has none of
                 throw ErrorCode.UNSUPPORTED.exception("rewritten statements with parameters");
             }
         }
@@ -112,7 +112,7 @@ final class NativeFanOut {
         List<CompletableFuture<BackendConnection>> found = new ArrayList<>(pools.size());
         int i = 0;
         for (List<Integer> indexes : byDataSource.values()) {
-            found.add(ready(pools.get(i++), own(indexes)));
+            found.add(ready(pools.get(i++), indexes));
         }
         CompletableFuture.allOf(found.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) ->
                 onLoop(() -> {
@@ -134,11 +134,29 @@ final class NativeFanOut {
         return units.get(indexes.get(0));
     }
 
+    /**
+     * The connection of a data source's units, in the session's state: its transaction joined, the statement of
+     * the client's own unit prepared, and the statements of units that run prepared statements of their own.
+     */
+    private CompletableFuture<BackendConnection> ready(BackendPool pool, List<Integer> indexes) {
+        RouteUnit own = own(indexes);
+        CompletableFuture<BackendConnection> ready = ready(pool, own);
+        for (int index : indexes) {
+            PreparedStatement unit = units.get(index).rewritten() ? prepared(units.get(index)) : null;
+            if (unit != null && units.get(index) != own) {
+                ready = ready.thenCompose(c -> BackendStatements.on(c, unit) != null
+                        ? CompletableFuture.completedFuture(c)
+                        : BackendStatements.prepared(c, unit, session.names(), session.variables()).thenApply(s -> c));
+            }
+        }
+        return ready;
+    }
+
     /** The unit's connection, in the session's state (its transaction joined, its statement prepared). */
     private CompletableFuture<BackendConnection> ready(BackendPool pool, RouteUnit unit) {
         String schema = command.schemaOn(pool.config().schema());
         SqlStatementInfo info = unit.rewritten() ? null : command.info();
-        PreparedStatement prepared = unit.rewritten() ? null : statement;
+        PreparedStatement prepared = prepared(unit);
         BackendConnection held = connections.heldOn(pool);
         CompletableFuture<BackendConnection> connection = held != null ? CompletableFuture.completedFuture(held)
                 : pool.acquire(session.flavor(), client.eventLoop());
@@ -180,7 +198,7 @@ final class NativeFanOut {
             connections.running(connection);
             for (int k = 0; k < indexes.size(); k++) {
                 int index = indexes.get(k);
-                results[index] = new NativeResult(connection, binary && !units.get(index).rewritten(),
+                results[index] = new NativeResult(connection, binary && !runsAsText(units.get(index)),
                         k == indexes.size() - 1);
             }
         }
@@ -195,11 +213,11 @@ final class NativeFanOut {
             }
         };
         all.forEach(result -> result.onPause(mergeOnThread));
+        ByteBuf[] payloads = payloads(ready);
         c = 0;
         for (List<Integer> indexes : byDataSource.values()) {
-            sendInTurn(ready.get(c++), indexes, results, 0);
+            sendInTurn(ready.get(c++), indexes, results, payloads, 0);
         }
-        command.payload().release();
         session.running(() -> CompletableFuture.allOf(ready.stream().map(StateSync::killQuery)
                 .toArray(CompletableFuture[]::new)));
         // Every answer read in full: nothing can make the merge wait. A small one (the common case) runs here on the
@@ -215,35 +233,89 @@ final class NativeFanOut {
                 }));
     }
 
+    /**
+     * What each unit's connection is sent, made at once while the client's command is still held (a unit sent after
+     * another on its connection may need it too); the command is then released.
+     */
+    private ByteBuf[] payloads(List<BackendConnection> ready) {
+        ByteBuf[] payloads = new ByteBuf[units.size()];
+        try {
+            int c = 0;
+            for (List<Integer> indexes : byDataSource.values()) {
+                BackendConnection connection = ready.get(c++);
+                for (int index : indexes) {
+                    payloads[index] = payload(units.get(index), connection);
+                }
+            }
+        } catch (RuntimeException e) {
+            for (ByteBuf made : payloads) {
+                if (made != null) {
+                    made.release();
+                }
+            }
+            throw e;
+        } finally {
+            command.payload().release();
+        }
+        return payloads;
+    }
+
     /** Runs the {@code k}th unit of a connection, and the next once its response has ended. */
-    private void sendInTurn(BackendConnection connection, List<Integer> indexes, NativeResult[] results, int k) {
+    private void sendInTurn(BackendConnection connection, List<Integer> indexes, NativeResult[] results,
+                            ByteBuf[] payloads, int k) {
         int index = indexes.get(k);
         NativeResult result = results[index];
-        connection.execute(payload(units.get(index), connection), ResponseKind.QUERY, result);
+        connection.execute(payloads[index], ResponseKind.QUERY, result);
         if (k + 1 < indexes.size()) {
             result.ended().whenComplete((summary, error) -> onLoop(() -> {
                 if (error != null) {
                     for (int rest = k + 1; rest < indexes.size(); rest++) {
+                        payloads[indexes.get(rest)].release();
                         results[indexes.get(rest)].onFailure(error); // the connection broke: they never ran
                     }
                 } else {
-                    sendInTurn(connection, indexes, results, k + 1);
+                    sendInTurn(connection, indexes, results, payloads, k + 1);
                 }
             }));
         }
     }
 
-    /** What a unit's connection is sent: the unit's own statement, or the client's command for that connection. */
+    /**
+     * The prepared statement a unit runs, or null for a text statement: the client's for its own statement, the
+     * unit's own for a rewritten one with the execute's values (it runs prepared with them), none for other rewritten
+     * units (their values are written into their text).
+     */
+    private PreparedStatement prepared(RouteUnit unit) {
+        if (!unit.rewritten()) {
+            return statement;
+        }
+        return statement != null && !unit.params().isEmpty() ? statement.unit(unit.sql()) : null;
+    }
+
+    /**
+     * What a unit's connection is sent: the unit's own text statement, or the client's command for that connection,
+     * for its statement or the unit's own prepared one (the execute's values and types as the client sent them).
+     */
     private ByteBuf payload(RouteUnit unit, BackendConnection connection) {
-        if (unit.rewritten()) {
+        PreparedStatement prepared = prepared(unit);
+        if (unit.rewritten() && prepared == null) {
             return StateSync.command(connection.channel().alloc(), CommandType.COM_QUERY, unit.sql());
         }
         ByteBuf own = command.payload().copy(); // an execute's statement id is rewritten per connection
-        if (statement == null) {
+        if (prepared == null) {
             return own;
         }
-        BackendStatement backend = BackendStatements.on(connection, statement);
+        BackendStatement backend = BackendStatements.on(connection, prepared);
+        if (backend == null) { // ready() prepared it, and the connection has run nothing since
+            own.release();
+            throw new IllegalStateException("the statement of a unit is no longer prepared on " + unit.dataSource());
+        }
         return BackendStatements.forBackend(command.to(unit.dataSource(), false, own), statement, backend);
+    }
+
+    /** Whether the unit runs as a text statement, its rows then in the text protocol. */
+    private boolean runsAsText(RouteUnit unit) {
+        return prepared(unit) == null;
     }
 
     private void mergeAndWrite(List<NativeResult> results, ResultWriter out) {
@@ -267,9 +339,9 @@ final class NativeFanOut {
         if (combined instanceof QueryResult rows && renamed != null) {
             combined = new RenamedTableResult(rows, renamed);
         }
-        // rewritten units ran as text statements; the client's execute wants binary rows
+        // units that ran as text statements answered text rows; the client's execute wants binary rows
         Result merged = combined instanceof QueryResult rows && statement != null
-                && units.stream().anyMatch(RouteUnit::rewritten) ? new TextAsBinary(rows) : combined;
+                && units.stream().anyMatch(this::runsAsText) ? new TextAsBinary(rows) : combined;
         try {
             out.write(merged);
         } catch (InterruptedException e) {

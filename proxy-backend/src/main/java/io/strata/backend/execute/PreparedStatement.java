@@ -5,6 +5,10 @@ import io.strata.backend.connection.BackendStatement;
 import io.strata.backend.connection.ParseState;
 import io.strata.rule.sql.SqlStatementInfo;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * A statement a client prepared, under the id Strata gave it. It belongs to the session, not to a backend
  * connection: each backend connection that runs it has its own server-side statement for the same SQL.
@@ -31,6 +35,8 @@ public final class PreparedStatement {
      */
     private BackendConnection lastConnection;
     private BackendStatement lastBackend;
+    /** The statements rules run for it, by their SQL ({@link #unit}); made at the first. */
+    private Map<String, PreparedStatement> units;
 
     /**
      * @param schema   the backend schema the session had USEd when it prepared it ({@link Session#schema()}), or null
@@ -115,6 +121,20 @@ public final class PreparedStatement {
 
     public void types(byte[] types) {
         this.types = types;
+    }
+
+    /**
+     * The statement a rule runs for this one on some data source (a sharded execute's unit): the rule's SQL, with
+     * this statement's parameters, whose values and types come from this one's executes; prepared on each backend
+     * connection that runs it, as this one is. The SQL goes to the backend in UTF-8, as a rule's text statements do.
+     */
+    public PreparedStatement unit(String unitSql) {
+        if (units == null) {
+            units = new HashMap<>();
+        }
+        return units.computeIfAbsent(unitSql, s -> new PreparedStatement(id,
+                new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1), null, database, schema,
+                parsedIn, params, -1));
     }
 
     /** The backend statement of its last execute when that ran on {@code connection}, else null. */

@@ -151,6 +151,8 @@ public final class ShardingRule implements RoutingRule {
         private String inlined;
         /** The text with {@code ?} for its values (a prepared statement's, or a text one's normalized), or null. */
         private final String template;
+        /** An execute of a prepared statement with values: its units may run prepared with them. */
+        private final boolean executed;
 
         /**
          * @param inlined the text with its values in it when it is known already (a text statement read as
@@ -159,6 +161,7 @@ public final class ShardingRule implements RoutingRule {
         Statements(ParsedStatement parsed, String sql, List<Object> params, List<ShardedTable> sharded,
                    String inlined, String template) {
             this.template = template;
+            this.executed = inlined == null && template != null && !params.isEmpty();
             this.parsed = parsed;
             this.sql = sql;
             this.params = params;
@@ -182,6 +185,9 @@ public final class ShardingRule implements RoutingRule {
                 return passthrough.computeIfAbsent(renames, r -> ShardingRule.this.single(r,
                         new RouteUnit(dataSource), null));
             }
+            if (executed) { // runs prepared with the execute's values: its text is the client's, renamed
+                return ShardingRule.this.single(renames, new RouteUnit(dataSource, renamed, params), null);
+            }
             String text = inlined();
             return ShardingRule.this.single(renames, new RouteUnit(dataSource, text.equals(sql) ? renamed
                     : rename(text, renames), List.of()), null);
@@ -203,11 +209,18 @@ public final class ShardingRule implements RoutingRule {
             }
             String unitSql;
             SelectPlanner.Plan plan = template == null ? null : plans.plan(template);
+            boolean planned = plan != null && plan != PlanCache.NONE; // one plan per shape of statement
+            String shape = !planned ? null : plan == PlanCache.NONE_NEEDED ? template : plan.unitSql();
+            String prepared = shape != null && executed ? ParameterInliner.sequential(shape, params.size()) : null;
+            if (prepared != null) { // the units run prepared too, with the execute's values as it sent them
+                return new RouteResult(units(nodes, prepared, params), ResultMerge.CONCATENATE, false, notes(nodes),
+                        plan == PlanCache.NONE_NEEDED ? null : plan.merge());
+            }
             if (plan == PlanCache.NONE_NEEDED) {
                 plan = null;
                 unitSql = inlined();
-            } else if (plan != null && plan != PlanCache.NONE) {
-                unitSql = ParameterInliner.inline(plan.unitSql(), params); // one plan per shape of statement
+            } else if (planned) {
+                unitSql = ParameterInliner.inline(shape, params);
             } else {
                 PlainSelect own = parser.parseUncached(inlined()).ast() instanceof PlainSelect p ? p : null;
                 if (own == null) {
@@ -326,9 +339,14 @@ public final class ShardingRule implements RoutingRule {
     }
 
     List<RouteUnit> units(List<Map<String, String>> nodes, String sql) {
+        return units(nodes, sql, List.of());
+    }
+
+    /** Each node's unit: {@code sql} renamed for the node, run with {@code params} for its {@code ?}. */
+    private List<RouteUnit> units(List<Map<String, String>> nodes, String sql, List<Object> params) {
         List<RouteUnit> units = new ArrayList<>(nodes.size());
         for (Map<String, String> renames : nodes) {
-            units.add(new RouteUnit(renames.get(""), rename(sql, renames), List.of()));
+            units.add(new RouteUnit(renames.get(""), rename(sql, renames), params));
         }
         return units;
     }

@@ -84,14 +84,16 @@ class ShardingRuleTest {
     }
 
     private static List<String> units(RouteResult route) {
-        return route.units().stream().map(u -> u.dataSource() + ": " + (u.rewritten() ? u.sql() : "(own)")).toList();
+        return route.units().stream().map(u -> u.dataSource() + ": " + (u.rewritten() ? u.sql() : "(own)")
+                + (u.params().isEmpty() ? "" : " " + u.params())).toList();
     }
 
     @Test
     void preparedWritesWithTheirKeysAsParametersReachOneNode() {
-        assertEquals(List.of("ds_1: UPDATE `t_order_0` SET status = 'paid' WHERE user_id = 3 AND order_id = 10"),
+        // an execute's unit runs prepared, its own text with the client's values
+        assertEquals(List.of("ds_1: UPDATE `t_order_0` SET status = ? WHERE user_id = ? AND order_id = ? [paid, 3, 10]"),
                 units(route("UPDATE t_order SET status = ? WHERE user_id = ? AND order_id = ?", "paid", 3, 10L)));
-        assertEquals(List.of("ds_1: DELETE FROM `t_order_0` WHERE user_id = 3 AND order_id = 10"),
+        assertEquals(List.of("ds_1: DELETE FROM `t_order_0` WHERE user_id = ? AND order_id = ? [3, 10]"),
                 units(route("DELETE FROM t_order WHERE user_id = ? AND order_id = ?", 3, 10)));
         assertEquals(1, route("INSERT INTO t_order (order_id, user_id, status) VALUES (?, ?, ?)", 10, 3, "new")
                 .units().size());
@@ -101,8 +103,25 @@ class ShardingRuleTest {
     void aConditionOnBothShardingColumnsReachesOneNode() {
         assertEquals(List.of("ds_1: SELECT * FROM `t_order_0` WHERE user_id = 3 AND order_id = 10"),
                 units(route("SELECT * FROM t_order WHERE user_id = 3 AND order_id = 10")));
-        assertEquals(List.of("ds_0: SELECT * FROM `t_order_1` WHERE user_id = 4 AND order_id = 7"),
+        assertEquals(List.of("ds_0: SELECT * FROM `t_order_1` WHERE user_id = ? AND order_id = ? [4, 7]"),
                 units(route("SELECT * FROM t_order WHERE user_id = ? AND order_id = ?", 4, 7)));
+    }
+
+    @Test
+    void anExecuteOverSeveralNodesRunsPreparedOnEachWhenItsValuesKeepTheirPlaces() {
+        String weight = "WEIGHT_STRING(IF(CONCAT(amount, ' ') = CONCAT(amount), CONCAT(RTRIM(amount), ' '), amount))";
+        assertEquals(List.of("ds_0: SELECT order_id, amount, " + weight + " FROM `t_order_0` WHERE user_id IN (?, ?) "
+                        + "ORDER BY amount DESC [0, 2]",
+                "ds_0: SELECT order_id, amount, " + weight + " FROM `t_order_1` WHERE user_id IN (?, ?) "
+                        + "ORDER BY amount DESC [0, 2]"),
+                units(route("SELECT order_id, amount FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC",
+                        0, 2)));
+        // LIMIT ? is planned with its value: the units run as text with the values written in
+        String key = "WEIGHT_STRING(IF(CONCAT(order_id, ' ') = CONCAT(order_id), CONCAT(RTRIM(order_id), ' '), order_id))";
+        assertEquals(List.of("ds_0: SELECT order_id, " + key + " FROM `t_order_0` WHERE user_id = 2 ORDER BY order_id "
+                        + "LIMIT 3",
+                "ds_0: SELECT order_id, " + key + " FROM `t_order_1` WHERE user_id = 2 ORDER BY order_id LIMIT 3"),
+                units(route("SELECT order_id FROM t_order WHERE user_id = ? ORDER BY order_id LIMIT ?", 2, 3)));
     }
 
     @Test
@@ -175,7 +194,7 @@ class ShardingRuleTest {
         for (RouteUnit unit : route.units()) {
             assertTrue(unit.sql().contains("order_id"), "the generated key is added: " + unit.sql());
         }
-        assertEquals(List.of("ds_0: INSERT INTO `t_order_item_0` (order_id, user_id) VALUES (2, 4)"),
+        assertEquals(List.of("ds_0: INSERT INTO `t_order_item_0` (order_id, user_id) VALUES (?, ?) [2, 4]"),
                 units(route("INSERT INTO t_order_item (order_id, user_id) VALUES (?, ?)", 2, 4)));
     }
 

@@ -58,6 +58,32 @@ public final class ParameterInliner {
         return copied == 0 ? sql : out.append(sql, copied, sql.length()).toString();
     }
 
+    /**
+     * The text with plain {@code ?} for its {@code count} values, when they stand in it in order, each once (a
+     * statement of them then runs prepared with the same values); else null. Numbered markers ({@link #numbered})
+     * must be {@code ?1} to {@code ?count}, in that order.
+     */
+    public static String sequential(String sql, int count) {
+        SqlTokens tokens = SqlTokens.of(sql);
+        StringBuilder out = new StringBuilder(sql.length());
+        int copied = 0;
+        int next = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.isSymbol(i, '?')) {
+                next++;
+                int end = tokens.get(i).end();
+                if (i + 1 < tokens.size() && tokens.get(i + 1).start() == end && isDigits(tokens.text(i + 1))) {
+                    if (Integer.parseInt(tokens.text(i + 1)) != next) {
+                        return null;
+                    }
+                    out.append(sql, copied, end);
+                    copied = tokens.get(++i).end();
+                }
+            }
+        }
+        return next != count ? null : copied == 0 ? sql : out.append(sql, copied, sql.length()).toString();
+    }
+
     /** The text with each {@code ?} numbered ({@code ?1}, {@code ?2}...): a tree's copy of one keeps its number. */
     public static String numbered(String sql) {
         SqlTokens tokens = SqlTokens.of(sql);
