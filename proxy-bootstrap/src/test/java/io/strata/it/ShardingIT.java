@@ -473,6 +473,11 @@ class ShardingIT {
             for (String sql : List.of("SHOW CREATE TABLE t_order", "SHOW CREATE TABLE `t_order_item`")) {
                 assertSameAnswer(sql, plain, sharded, binary, v -> v);
             }
+            // qualified by the logical database, which the plain database is not called
+            assertEquals(answer(plain, "SHOW CREATE TABLE t_order", binary, v -> v),
+                    answer(sharded, "SHOW CREATE TABLE shop.t_order", binary, v -> v));
+            assertEquals(answer(plain, "DESCRIBE t_order", binary, v -> v),
+                    answer(sharded, "DESCRIBE `shop`.`t_order`", binary, v -> v));
             for (String sql : List.of("SHOW INDEX FROM t_order", "SHOW KEYS IN t_order_item")) {
                 // the first actual table holds a part of the rows: its index statistics are its own
                 List<List<String>> expected = answer(plain, sql, binary, v -> v);

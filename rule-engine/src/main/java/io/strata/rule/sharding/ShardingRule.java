@@ -444,11 +444,14 @@ public final class ShardingRule implements RoutingRule {
             }
         }
         String name = at < 0 ? null : info.token(at);
-        if (name == null) {
-            return null;
+        if (name != null && ".".equals(info.token(at + 1))) { // shop.t_order: a table of the logical database
+            name = unquoted(name).equalsIgnoreCase(database) ? info.token(at + 2) : null;
         }
-        name = name.startsWith("`") ? name.substring(1, name.length() - 1) : name;
-        return tables.find(name).orElse(null);
+        return name == null ? null : tables.find(unquoted(name)).orElse(null);
+    }
+
+    private static String unquoted(String token) {
+        return token.length() > 1 && token.startsWith("`") ? token.substring(1, token.length() - 1) : token;
     }
 
     /** SHOW CREATE TABLE and SHOW INDEX answer with the described table's name; DESCRIBE and SHOW COLUMNS do not. */
