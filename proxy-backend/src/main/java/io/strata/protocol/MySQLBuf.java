@@ -80,6 +80,23 @@ public final class MySQLBuf {
     }
 
     /**
+     * A text-protocol row's values, read from a copy of the payload's position: each a length-encoded string's
+     * bytes, or null for NULL (0xFB).
+     */
+    public static byte[][] readTextRow(ByteBuf payload, int columns) {
+        ByteBuf in = payload.duplicate();
+        byte[][] cells = new byte[columns][];
+        for (int i = 0; i < columns; i++) {
+            if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {
+                in.skipBytes(1);
+            } else {
+                cells[i] = readBytesLenenc(in);
+            }
+        }
+        return cells;
+    }
+
+    /**
      * A length read from a packet, checked against what the packet still holds: a length is the sender's word, and
      * believing one of 2^40 would allocate before the read found it short.
      *

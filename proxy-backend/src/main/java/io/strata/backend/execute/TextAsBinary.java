@@ -49,15 +49,10 @@ final class TextAsBinary implements QueryResult {
 
     /** A text row's values: NULL is 0xFB, every other value a length-encoded string. */
     static Object[] cells(ByteBuf payload, List<ColumnMetadata> columns) {
-        ByteBuf in = payload.duplicate();
-        Object[] cells = new Object[columns.size()];
+        byte[][] text = MySQLBuf.readTextRow(payload, columns.size());
+        Object[] cells = new Object[text.length];
         for (int i = 0; i < cells.length; i++) {
-            if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {
-                in.skipBytes(1);
-                continue;
-            }
-            byte[] bytes = MySQLBuf.readBytesLenenc(in);
-            cells[i] = value(bytes, columns.get(i).type());
+            cells[i] = text[i] == null ? null : value(text[i], columns.get(i).type());
         }
         return cells;
     }

@@ -47,15 +47,7 @@ public final class RenamedTableResult implements QueryResult {
     }
 
     private Row renamed(Row.Packet packet) {
-        ByteBuf in = packet.payload().duplicate();
-        byte[][] cells = new byte[columns().size()][];
-        for (int i = 0; i < cells.length; i++) {
-            if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {
-                in.skipBytes(1);
-            } else {
-                cells[i] = MySQLBuf.readBytesLenenc(in);
-            }
-        }
+        byte[][] cells = MySQLBuf.readTextRow(packet.payload(), columns().size());
         if (!rename(cells)) {
             return packet;
         }
