@@ -446,6 +446,87 @@ class ShardingIT {
         }
     }
 
+    @Test
+    void bulkLoadsPastWhatTheParserReadsLandRowByRow() throws SQLException {
+        // rows of item_id from..from+n-1: user_id = item_id % 13, order_id = item_id, qty = the load's mark
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            StringBuilder text = new StringBuilder("INSERT INTO t_order_item (item_id, order_id, user_id, qty) VALUES ");
+            for (int id = 100_000; id < 103_000; id++) {
+                text.append(id == 100_000 ? "" : ", ").append('(').append(id).append(", ").append(id).append(", ")
+                        .append(id % 13).append(", 7)");
+            }
+            assertTrue(text.length() > 64 * 1024, "a mysqldump-sized statement");
+            assertEquals(3000, st.executeUpdate(text.toString()), "one count over every node");
+            assertRowsOnTheirNodes(3000, 7);
+            // a driver's batch, rewritten into one text statement of many rows
+            java.util.Properties rewrite = new java.util.Properties();
+            rewrite.setProperty("rewriteBatchedStatements", "true");
+            try (Connection mysql = Driver.MYSQL.connect(strata.port(), "shop", "root", "root", rewrite);
+                 PreparedStatement ps = mysql.prepareStatement("INSERT INTO t_order_item (item_id, order_id, user_id, "
+                         + "qty) VALUES (?, ?, ?, ?)")) {
+                batch(ps, 200_000, 3000, 8);
+            }
+            assertRowsOnTheirNodes(3000, 8);
+            // prepared on the server: one statement of 1500 rows of ?, executed with 6000 values
+            try (Connection binary = connect(Driver.MARIADB, true)) {
+                StringBuilder rows = new StringBuilder("INSERT INTO t_order_item (item_id, order_id, user_id, qty) "
+                        + "VALUES ");
+                for (int i = 0; i < 1500; i++) {
+                    rows.append(i == 0 ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)");
+                }
+                try (PreparedStatement ps = binary.prepareStatement(rows.toString())) {
+                    for (int i = 0; i < 1500; i++) {
+                        long id = 300_000 + i;
+                        ps.setLong(4 * i + 1, id);
+                        ps.setLong(4 * i + 2, id);
+                        ps.setInt(4 * i + 3, (int) (id % 13));
+                        ps.setInt(4 * i + 4, 9);
+                    }
+                    assertEquals(1500, ps.executeUpdate());
+                }
+            }
+            assertRowsOnTheirNodes(1500, 9);
+            SQLException refused = assertThrows(SQLException.class, () -> st.executeUpdate(
+                    text.toString().replace("(101500, 101500, 9, 7)", "(101500, 101500, NULL, 7)")));
+            assertTrue(refused.getMessage().contains("NULL as sharding column user_id of t_order_item (row 1501)"),
+                    refused.getMessage());
+            assertRowsOnTheirNodes(3000, 7); // refused before any node ran a row
+        } finally {
+            try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM t_order_item WHERE qty IN (7, 8, 9)");
+            }
+        }
+    }
+
+    private static void batch(PreparedStatement ps, long from, int rows, int qty) throws SQLException {
+        for (long id = from; id < from + rows; id++) {
+            ps.setLong(1, id);
+            ps.setLong(2, id);
+            ps.setInt(3, (int) (id % 13));
+            ps.setInt(4, qty);
+            ps.addBatch();
+        }
+        int[] counts = ps.executeBatch();
+        assertEquals(rows, counts.length);
+    }
+
+    /** Read on the servers: {@code rows} rows of {@code qty}, each on the node its user_id and order_id name. */
+    private static void assertRowsOnTheirNodes(int rows, int qty) throws SQLException {
+        int found = 0;
+        for (int ds = 0; ds < 2; ds++) {
+            for (int t = 0; t < 2; t++) {
+                List<List<String>> read = read(ds == 0 ? serverA : serverB, ds == 0 ? SCHEMA_A : SCHEMA_B,
+                        "SELECT user_id, order_id FROM t_order_item_" + t + " WHERE qty = " + qty);
+                for (List<String> row : read) {
+                    assertEquals(ds, Integer.parseInt(row.get(0)) % 2, "user_id picks the data source");
+                    assertEquals(t, Long.parseLong(row.get(1)) % 2, "order_id picks the table");
+                }
+                found += read.size();
+            }
+        }
+        assertEquals(rows, found);
+    }
+
     @ParameterizedTest(name = "{0}, binary protocol {1}")
     @MethodSource("io.strata.it.StrataFixture#clients")
     void stringsMergeByTheirCollationsPadding(Driver driver, boolean binary) throws SQLException {

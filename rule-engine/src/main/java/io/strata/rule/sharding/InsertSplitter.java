@@ -2,6 +2,7 @@ package io.strata.rule.sharding;
 
 import io.strata.rule.ResultMerge;
 import io.strata.rule.RouteResult;
+import io.strata.rule.sql.parser.BulkInsert;
 import io.strata.rule.sql.parser.ParsedStatement;
 import io.strata.rule.sql.parser.SqlParser;
 import io.strata.rule.sql.parser.StatementValues;
@@ -19,10 +20,13 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 import net.sf.jsqlparser.statement.upsert.Upsert;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Splits an INSERT or REPLACE into a sharded table by node: each row goes to the one node its sharding values
@@ -37,28 +41,126 @@ final class InsertSplitter {
 
     static RouteResult split(ShardingRule rule, SqlParser parser, ShardingRule.Statements statement,
                              List<ShardedTable> sharded) {
-        ParsedStatement parsed = statement.parsed;
-        ShardedTable table = sharded.get(0);
+        ShardedTable table = table(sharded);
+        StatementValues.Rows rows = rows(statement.parsed, statement.params, table);
+        var generation = table.keyGeneration().filter(k -> rows.column(k.column()).isEmpty());
+        Map<String, List<Value>> byColumn = new HashMap<>();
+        Split split = split(rule, table, rows.rows().size(), generation, (row, column) -> {
+            List<Value> values = byColumn.computeIfAbsent(column, rows::column);
+            return values.isEmpty() ? null : values.get(row);
+        });
+        if (split.single()) {
+            return statement.single(split.renames(split.byNode().keySet().iterator().next()));
+        }
+        String keyColumn = generation.map(KeyGeneration::column).orElse(null);
+        String inlined = statement.inlined();
+        if (parser.tooLong(inlined)) { // a prepared statement short enough to parse, with values too long to
+            BulkInsert bulk = BulkInsert.cut(inlined);
+            if (bulk == null || bulk.rows() != rows.rows().size()) {
+                throw ShardingRule.refused("an INSERT whose text with its values written in is too long to split "
+                        + "by node, and whose rows are not plain VALUES");
+            }
+            return split.route(rule, kept -> bulk.withRows(kept, keyColumn, split.generated()));
+        }
+        return split.route(rule, kept -> rowsOf(parser, inlined, kept, keyColumn, split.generated()));
+    }
+
+    /**
+     * A statement too long to parse, cut at its rows ({@link BulkInsert}): routed as {@link #split} routes the
+     * parsed one, each node's statement its own rows as the client wrote them.
+     */
+    static RouteResult splitBulk(ShardingRule rule, ShardingRule.Statements statement, List<ShardedTable> sharded,
+                                 BulkInsert bulk) {
+        ShardedTable table = table(sharded);
+        List<String> columns = rows(statement.parsed, List.of(), table).columns();
+        for (int row = 0; row < bulk.rows(); row++) {
+            if (bulk.width(row) != columns.size()) {
+                throw ShardingRule.refused("row " + (row + 1) + " of this INSERT has " + bulk.width(row)
+                        + " values for " + columns.size() + " columns");
+            }
+        }
+        var generation = table.keyGeneration().filter(k -> indexOf(columns, k.column()) < 0);
+        Split split = split(rule, table, bulk.rows(), generation, (row, column) -> {
+            int cell = indexOf(columns, column);
+            return cell < 0 ? null : bulk.value(row, cell);
+        });
+        if (split.single()) {
+            return statement.single(split.renames(split.byNode().keySet().iterator().next()));
+        }
+        String keyColumn = generation.map(KeyGeneration::column).orElse(null);
+        return split.route(rule, kept -> bulk.withRows(kept, keyColumn, split.generated()));
+    }
+
+    private static ShardedTable table(List<ShardedTable> sharded) {
         if (sharded.size() > 1) {
             throw ShardingRule.refused("INSERT ... SELECT of sharded table " + sharded.get(1).logicalName()
-                    + " into " + table.logicalName());
+                    + " into " + sharded.get(0).logicalName());
         }
-        StatementValues.Rows rows = StatementValues.insertRows(parsed, statement.params);
+        return sharded.get(0);
+    }
+
+    private static StatementValues.Rows rows(ParsedStatement parsed, List<Object> params, ShardedTable table) {
+        StatementValues.Rows rows = StatementValues.insertRows(parsed, params);
         if (rows == null) {
             throw ShardingRule.refused("an INSERT into sharded table " + table.logicalName() + " without a column "
                     + "list, or with SELECT: name the columns and give VALUES");
         }
         refuseChangedShardingColumn(parsed, table);
-        var generation = table.keyGeneration().filter(k -> rows.column(k.column()).isEmpty());
-        List<Object> generated = new ArrayList<>();
+        return rows;
+    }
+
+    private static int indexOf(List<String> columns, String column) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).equalsIgnoreCase(column)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A row's value of a column, or null when the statement does not give that column. */
+    private interface Cells {
+        Value value(int row, String column);
+    }
+
+    /** The rows of each node, in the statement's order, and the key generated for each row (null: none). */
+    private record Split(ShardedTable table, Map<DataNode, List<Integer>> byNode, List<Object> generated) {
+
+        /** Whether the rows all go to one node and no key is added: the client's statement is that node's. */
+        boolean single() {
+            return byNode.size() == 1 && generated.get(0) == null;
+        }
+
+        Map<String, String> renames(DataNode node) {
+            return Map.of("", node.dataSource(), table.lowerName(), node.table());
+        }
+
+        /** Each node's statement: {@code text} of its rows (by their index), renamed. */
+        RouteResult route(ShardingRule rule, Function<List<Integer>, String> text) {
+            List<Map<String, String>> nodes = new ArrayList<>();
+            List<io.strata.rule.RouteUnit> units = new ArrayList<>();
+            for (Map.Entry<DataNode, List<Integer>> entry : byNode.entrySet()) {
+                Map<String, String> renames = renames(entry.getKey());
+                nodes.add(renames);
+                units.add(new io.strata.rule.RouteUnit(renames.get(""), rule.rename(text.apply(entry.getValue()),
+                        renames), List.of()));
+            }
+            long insertId = generated.get(0) instanceof Long first ? first : 0; // a SNOWFLAKE key, as AUTO_INCREMENT's
+            return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes), null, insertId);
+        }
+    }
+
+    private static Split split(ShardingRule rule, ShardedTable table, int rows,
+                               Optional<KeyGeneration> generation, Cells cells) {
+        List<Object> generated = new ArrayList<>(rows);
         Map<DataNode, List<Integer>> byNode = new LinkedHashMap<>();
-        for (int row = 0; row < rows.rows().size(); row++) {
+        for (int row = 0; row < rows; row++) {
             ShardingConditions conditions = ShardingConditions.none();
             Object key = generation.map(KeyGeneration::next).orElse(null);
             generated.add(key);
             for (String column : table.shardingColumns()) {
                 Comparable<?> value = generation.isPresent() && generation.get().column().equalsIgnoreCase(column)
-                        ? (Comparable<?>) key : value(rows, row, column, table);
+                        ? (Comparable<?>) key : value(cells.value(row, column), row, column, table);
                 conditions = conditions.withValue(column, value);
             }
             List<DataNode> nodes = rule.tables().nodes(table, List.of(conditions));
@@ -68,33 +170,14 @@ final class InsertSplitter {
             }
             byNode.computeIfAbsent(nodes.get(0), n -> new ArrayList<>()).add(row);
         }
-        List<Map<String, String>> nodes = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        for (Map.Entry<DataNode, List<Integer>> entry : byNode.entrySet()) {
-            Map<String, String> renames = Map.of("", entry.getKey().dataSource(),
-                    table.logicalName().toLowerCase(Locale.ROOT), entry.getKey().table());
-            nodes.add(renames);
-            if (byNode.size() == 1 && generation.isEmpty()) {
-                return statement.single(renames);
-            }
-            texts.add(rule.rename(rowsOf(parser, statement.inlined(), entry.getValue(),
-                    generation.map(KeyGeneration::column).orElse(null), generated), renames));
-        }
-        List<io.strata.rule.RouteUnit> units = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            units.add(new io.strata.rule.RouteUnit(nodes.get(i).get(""), texts.get(i), List.of()));
-        }
-        long insertId = generated.get(0) instanceof Long first ? first : 0; // a SNOWFLAKE key, as AUTO_INCREMENT's
-        return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes), null, insertId);
+        return new Split(table, byNode, generated);
     }
 
-    private static Comparable<?> value(StatementValues.Rows rows, int row, String column, ShardedTable table) {
-        List<Value> values = rows.column(column);
-        if (values.isEmpty()) {
+    private static Comparable<?> value(Value value, int row, String column, ShardedTable table) {
+        if (value == null) {
             throw ShardingRule.refused("an INSERT into " + table.logicalName() + " without its sharding column "
                     + column);
         }
-        Value value = values.get(row);
         if (value instanceof Value.Known known && known.value() == null) {
             throw ShardingRule.refused("NULL as sharding column " + column + " of " + table.logicalName()
                     + " (row " + (row + 1) + ")");

@@ -11,6 +11,7 @@ import io.strata.rule.StatementContext;
 import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.BulkInsert;
 import io.strata.rule.sql.parser.Names;
 import io.strata.rule.sql.parser.NormalizedStatement;
 import io.strata.rule.sql.parser.ParameterInliner;
@@ -103,6 +104,10 @@ public final class ShardingRule implements RoutingRule {
                     ? route.withRenamed(new RenamedTable(first.table(), described.logicalName())) : route;
         }
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
+        RouteResult bulk = parser.tooLong(info.sql()) ? bulkInsert(context, info.sql(), params, routed) : null;
+        if (bulk != null) {
+            return bulk;
+        }
         // a text statement is read as the prepared one it would be: one cached parse for every literal
         NormalizedStatement normalized = params.isEmpty() && !context.preparing()
                 ? parser.parseNormalized(info.sql()) : null;
@@ -130,6 +135,36 @@ public final class ShardingRule implements RoutingRule {
             default -> throw refused(parsed.type().name().toLowerCase(Locale.ROOT).replace('_', ' ')
                     + " of sharded table " + sharded.get(0).logicalName());
         };
+    }
+
+    /**
+     * An INSERT or REPLACE ... VALUES too long to parse (a bulk load), read as its head and tail with one row of
+     * {@code ?} ({@link BulkInsert#shape()}) and its rows' sharding values; null when it is not of that form (or
+     * its rows hold a subquery, whose tables the shape would hide): the parser then reads it, or refuses it.
+     */
+    private RouteResult bulkInsert(StatementContext context, String sql, List<Object> params, RouteResult routed) {
+        String text;
+        try {
+            text = params.isEmpty() ? sql : ParameterInliner.inline(sql, params);
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
+        BulkInsert bulk = BulkInsert.cut(text);
+        ParsedStatement shape = bulk == null ? null : parser.parse(bulk.shape());
+        if (shape == null || !shape.parsed()
+                || shape.type() != StatementType.INSERT && shape.type() != StatementType.REPLACE) {
+            return null;
+        }
+        List<ShardedTable> sharded = sharded(shape);
+        if (sharded.isEmpty()) {
+            return routed;
+        }
+        refuseOtherTables(shape);
+        if (context.preparing()) {
+            return prepared(sql, sharded);
+        }
+        return InsertSplitter.splitBulk(this, new Statements(shape, sql, params, sharded, text, null), sharded,
+                bulk);
     }
 
     /** A statement being prepared: on the first node, for the parameters and columns its answer describes. */

@@ -198,6 +198,71 @@ class ShardingRuleTest {
                 units(route("INSERT INTO t_order_item (order_id, user_id) VALUES (?, ?)", 2, 4)));
     }
 
+    /** A bulk load's text: {@code rows} rows of t_order, row i with order_id i and user_id i / 2. */
+    private static String bulkInsert(int rows, boolean withKey) {
+        StringBuilder sql = new StringBuilder("INSERT INTO t_order (" + (withKey ? "order_id, " : "")
+                + "user_id, status) VALUES ");
+        for (int i = 0; i < rows; i++) {
+            sql.append(i == 0 ? "" : ",").append('(').append(withKey ? i + ", " : "").append(i / 2)
+                    .append(", 'a, (b)')");
+        }
+        return sql.toString();
+    }
+
+    @Test
+    void anInsertTooLongToParseIsSplitAtItsRows() {
+        String sql = bulkInsert(2000, true);
+        assertTrue(sql.length() > 16 * 1024, "past what the parser reads");
+        RouteResult route = route(sql);
+        assertEquals(List.of("ds_0", "ds_0", "ds_1", "ds_1"), route.units().stream().map(RouteUnit::dataSource).toList());
+        String first = route.units().get(0).sql(); // ds_0.t_order_0: even users, even orders
+        assertTrue(first.startsWith("INSERT INTO `t_order_0` (order_id, user_id, status) VALUES (0, 0, 'a, (b)'),"
+                + "(4, 2, 'a, (b)'),"), first);
+        assertEquals(500, first.split("'a, \\(b\\)'").length - 1, "a quarter of the rows, strings and all");
+        assertTrue(route.units().get(3).sql().contains("(3, 1, 'a, (b)'),(7, 3, 'a, (b)')"));
+        // a driver's batch rewritten into one statement, prepared: executed with its values, then split alike
+        String prepared = sql.replaceAll("\\((\\d+), (\\d+), 'a, \\(b\\)'\\)", "(?, ?, ?)");
+        Object[] values = new Object[6000];
+        for (int i = 0; i < 2000; i++) {
+            values[3 * i] = (long) i;
+            values[3 * i + 1] = i / 2;
+            values[3 * i + 2] = "a, (b)";
+        }
+        assertEquals(units(route), units(route(prepared, values)));
+        String compact = prepared.replace("?, ?, ?", "?,?,?");
+        assertTrue(compact.length() < 16 * 1024, "short enough to parse, but not with its values written in");
+        assertTrue(units(route(sql.replaceAll("\\((\\d+), (\\d+), ", "($1,$2,"))).equals(units(route(compact, values))));
+    }
+
+    @Test
+    void anInsertTooLongToParseGetsItsGeneratedKeys() {
+        RouteResult route = route(bulkInsert(2000, false));
+        int rows = 0;
+        for (RouteUnit unit : route.units()) {
+            assertTrue(unit.sql().startsWith("INSERT INTO `" + unit.sql().substring(13, 22)
+                    + "` (user_id, status, `order_id`) VALUES ("), unit.sql());
+            rows += unit.sql().split("'a, \\(b\\)', \\d+\\)").length - 1;
+        }
+        assertEquals(2000, rows, "every row goes to one node, with its key");
+        assertTrue(route.insertId() > 0, "the first generated key, as AUTO_INCREMENT's");
+    }
+
+    @Test
+    void anInsertTooLongToParseIsRefusedWhereAShortOneIs() {
+        String sql = bulkInsert(2000, true);
+        assertTrue(assertThrows(RouteException.class, () -> route(sql.replace("(1500, 750,", "(1500, NULL,")))
+                .getMessage().contains("NULL as sharding column user_id of t_order (row 1501)"));
+        assertTrue(assertThrows(RouteException.class, () -> route(sql.replace("(1500, 750,", "(1500, 749 + 1,")))
+                .getMessage().contains("given as 749 + 1 (row 1501)"));
+        assertTrue(assertThrows(RouteException.class, () -> route(sql.replace("(1500, 750,", "(1500,")))
+                .getMessage().contains("row 1501 of this INSERT has 2 values for 3 columns"));
+        assertTrue(assertThrows(RouteException.class, () -> route(sql + " ON DUPLICATE KEY UPDATE user_id = 1"))
+                .getMessage().contains("ON DUPLICATE KEY UPDATE of sharding column user_id"));
+        // a row's subquery could name any table: the statement must be parsed whole, and is too long to be
+        assertTrue(assertThrows(RouteException.class, () -> route(sql.replace("(1500, 750, 'a, (b)')",
+                "(1500, 750, (SELECT status FROM t_dict LIMIT 1))"))).getMessage().contains("longer than 16384"));
+    }
+
     @Test
     void ddlRunsOnEveryNode() {
         assertEquals(List.of("ds_0: CREATE INDEX i ON `t_order_0` (status)", "ds_0: CREATE INDEX i ON `t_order_1` (status)",

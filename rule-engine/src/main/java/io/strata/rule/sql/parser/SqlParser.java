@@ -96,6 +96,11 @@ public final class SqlParser {
         return sql.length() <= limits.maxCachedLength() ? cache.putIfAbsent(sql, parsed) : parsed;
     }
 
+    /** Whether {@code sql} is longer than this parser reads ({@link ParserLimits#maxLength()}). */
+    public boolean tooLong(String sql) {
+        return sql.length() > limits.maxLength();
+    }
+
     /** Parses {@code sql} without looking at or filling the cache. */
     public ParsedStatement parseUncached(String sql) {
         if (sql.length() > limits.maxLength()) {

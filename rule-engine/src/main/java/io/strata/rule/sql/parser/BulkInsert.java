@@ -1,0 +1,217 @@
+package io.strata.rule.sql.parser;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An INSERT or REPLACE ... VALUES cut at its rows without the parser. Bulk loads (mysqldump's extended INSERTs, a
+ * driver's rewritten batch, one row with a large document) run far past the text the parser reads in bounded time
+ * ({@link ParserLimits}), and all a sharding rule needs of their rows is a value or two each. The text is its head
+ * (up to VALUES), its rows as written and its tail (ON DUPLICATE KEY UPDATE ...); {@link #shape()} is the same
+ * statement with one row of {@code ?}, short enough to parse, which tells the table, the columns and what the
+ * statement does. Rows are cut at their brackets by MySQL's tokens, so strings and comments holding brackets or
+ * commas are read as the server reads them.
+ */
+public final class BulkInsert {
+
+    /** A row: its brackets at {@code start} and {@code end - 1}, its cells separated at {@code commas}. */
+    private record Row(int start, int end, int[] commas) {
+    }
+
+    private final String sql;
+    private final int headEnd;
+    private final int columnsEnd;
+    private final List<Row> rows;
+    private final int tailStart;
+
+    private BulkInsert(String sql, int headEnd, int columnsEnd, List<Row> rows, int tailStart) {
+        this.sql = sql;
+        this.headEnd = headEnd;
+        this.columnsEnd = columnsEnd;
+        this.rows = rows;
+        this.tailStart = tailStart;
+    }
+
+    /**
+     * The statement cut at its rows, or null when it is not an INSERT or REPLACE whose VALUES are bracketed rows
+     * (INSERT ... SET, INSERT ... SELECT, VALUES ROW(...)).
+     */
+    public static BulkInsert cut(String sql) {
+        SqlTokens tokens = SqlTokens.of(sql);
+        if (!tokens.isWord(0, "INSERT") && !tokens.isWord(0, "REPLACE")) {
+            return null;
+        }
+        int values = valuesKeyword(tokens);
+        if (values < 0 || !tokens.isSymbol(values + 1, '(')) {
+            return null;
+        }
+        List<Row> rows = new ArrayList<>();
+        int i = values + 1;
+        while (true) {
+            int close = row(tokens, i, rows);
+            if (close < 0) {
+                return null;
+            }
+            if (!tokens.isSymbol(close + 1, ',')) {
+                i = close + 1;
+                break;
+            }
+            if (!tokens.isSymbol(close + 2, '(')) {
+                return null;
+            }
+            i = close + 2;
+        }
+        int columnsEnd = tokens.isSymbol(values - 1, ')') ? tokens.get(values - 1).start() : -1;
+        int tailStart = i < tokens.size() ? tokens.get(i).start() : sql.length();
+        return new BulkInsert(sql, tokens.get(values).end(), columnsEnd, rows, tailStart);
+    }
+
+    /** The first VALUES or VALUE outside brackets, or -1. */
+    private static int valuesKeyword(SqlTokens tokens) {
+        int depth = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.isSymbol(i, '(')) {
+                depth++;
+            } else if (tokens.isSymbol(i, ')')) {
+                depth--;
+            } else if (depth == 0 && (tokens.isWord(i, "VALUES") || tokens.isWord(i, "VALUE"))) {
+                return i;
+            } else if (depth == 0 && (tokens.isWord(i, "SELECT") || tokens.isWord(i, "SET"))) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Adds the row whose {@code (} is token {@code open}; its {@code )}'s token, or -1 when it does not close or
+     * holds a subquery.
+     */
+    private static int row(SqlTokens tokens, int open, List<Row> rows) {
+        int depth = 0;
+        int[] commas = new int[4];
+        int count = 0;
+        for (int i = open; i < tokens.size(); i++) {
+            if (tokens.isSymbol(i, '(')) {
+                depth++;
+            } else if (tokens.isSymbol(i, ')') && --depth == 0) {
+                rows.add(new Row(tokens.get(open).start(), tokens.get(i).end(),
+                        Arrays.copyOf(commas, count)));
+                return i;
+            } else if (tokens.isWord(i, "SELECT")) {
+                return -1; // a subquery: its tables are the parser's to read
+            } else if (depth == 1 && tokens.isSymbol(i, ',')) {
+                if (count == commas.length) {
+                    commas = Arrays.copyOf(commas, count * 2);
+                }
+                commas[count++] = tokens.get(i).start();
+            }
+        }
+        return -1;
+    }
+
+    /** The statement with one row of {@code ?}, as wide as its first row: what the parser reads of it. */
+    public String shape() {
+        int width = width(0);
+        StringBuilder shape = new StringBuilder(headEnd + 3 * width + sql.length() - tailStart + 2);
+        shape.append(sql, 0, headEnd).append(" (");
+        for (int i = 0; i < width; i++) {
+            shape.append(i == 0 ? "?" : ", ?");
+        }
+        shape.append(") ").append(sql, tailStart, sql.length());
+        return shape.toString();
+    }
+
+    public int rows() {
+        return rows.size();
+    }
+
+    /** How many values row {@code row} (from 0) holds. */
+    public int width(int row) {
+        return rows.get(row).commas().length + 1;
+    }
+
+    /**
+     * The value of cell {@code cell} of row {@code row} (both from 0): a number or string literal (signed numbers
+     * too) or NULL as {@link Value.Known}, anything else as {@link Value.Unreadable}.
+     */
+    public Value value(int row, int cell) {
+        Row r = rows.get(row);
+        int start = cell == 0 ? r.start() + 1 : r.commas()[cell - 1] + 1;
+        int end = cell == r.commas().length ? r.end() - 1 : r.commas()[cell];
+        String text = sql.substring(start, end).strip();
+        Object value = literal(SqlTokens.of(text));
+        return value == UNREADABLE ? new Value.Unreadable(text) : new Value.Known(value);
+    }
+
+    private static final Object UNREADABLE = new Object();
+
+    private static Object literal(SqlTokens tokens) {
+        String text = tokens.sql();
+        if (tokens.size() == 1 && tokens.get(0).kind() == SqlTokens.Kind.STRING && text.charAt(0) != '`') {
+            return StatementValues.unescape(text.substring(1, text.length() - 1));
+        }
+        if (tokens.size() == 1 && tokens.isWord(0, "NULL")) {
+            return null;
+        }
+        boolean negative = tokens.isSymbol(0, '-');
+        int from = negative || tokens.isSymbol(0, '+') ? 1 : 0;
+        if (tokens.size() - from == 1 && digits(tokens, from)) {
+            BigInteger n = new BigInteger(tokens.text(from));
+            n = negative ? n.negate() : n;
+            return n.bitLength() < 64 ? (Object) n.longValue() : n;
+        }
+        if (tokens.size() - from == 3 && digits(tokens, from) && tokens.isSymbol(from + 1, '.')
+                && digits(tokens, from + 2)) {
+            BigDecimal d = new BigDecimal(text.substring(tokens.get(from).start(), tokens.get(from + 2).end()));
+            return negative ? d.negate() : d;
+        }
+        return UNREADABLE;
+    }
+
+    private static boolean digits(SqlTokens tokens, int index) {
+        String word = tokens.text(index);
+        for (int i = 0; i < word.length(); i++) {
+            if (word.charAt(i) < '0' || word.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return tokens.get(index).kind() == SqlTokens.Kind.WORD && !word.isEmpty();
+    }
+
+    /**
+     * The statement with only the given rows, as written. With a {@code keyColumn}, that column is added to the
+     * column list and each row gets its key from {@code keys} (indexed by row) as a literal.
+     *
+     * @throws IllegalStateException when a key column is to be added but the statement names no columns
+     */
+    public String withRows(List<Integer> kept, String keyColumn, List<Object> keys) {
+        StringBuilder text = new StringBuilder(sql.length());
+        if (keyColumn == null) {
+            text.append(sql, 0, headEnd);
+        } else {
+            if (columnsEnd < 0) {
+                throw new IllegalStateException("no column list to add " + keyColumn + " to");
+            }
+            text.append(sql, 0, columnsEnd).append(", `").append(keyColumn.replace("`", "``")).append('`')
+                    .append(sql, columnsEnd, headEnd);
+        }
+        text.append(' ');
+        for (int i = 0; i < kept.size(); i++) {
+            Row row = rows.get(kept.get(i));
+            if (i > 0) {
+                text.append(',');
+            }
+            if (keyColumn == null) {
+                text.append(sql, row.start(), row.end());
+            } else {
+                text.append(sql, row.start(), row.end() - 1).append(", ")
+                        .append(ParameterInliner.literal(keys.get(kept.get(i)))).append(')');
+            }
+        }
+        return text.append(' ').append(sql, tailStart, sql.length()).toString();
+    }
+}
