@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Splits an INSERT or REPLACE into a sharded table by node: each row goes to the one node its sharding values
@@ -60,9 +60,11 @@ final class InsertSplitter {
                 throw ShardingRule.refused("an INSERT whose text with its values written in is too long to split "
                         + "by node, and whose rows are not plain VALUES");
             }
-            return split.route(rule, kept -> bulk.withRows(kept, keyColumn, split.generated()));
+            return split.route((kept, renames) -> bulk.withRows(kept, keyColumn, split.generated(),
+                    part -> rule.rename(part, renames)));
         }
-        return split.route(rule, kept -> rowsOf(parser, inlined, kept, keyColumn, split.generated()));
+        return split.route((kept, renames) -> rule.rename(rowsOf(parser, inlined, kept, keyColumn,
+                split.generated()), renames));
     }
 
     /**
@@ -88,7 +90,8 @@ final class InsertSplitter {
             return statement.single(split.renames(split.byNode().keySet().iterator().next()));
         }
         String keyColumn = generation.map(KeyGeneration::column).orElse(null);
-        return split.route(rule, kept -> bulk.withRows(kept, keyColumn, split.generated()));
+        return split.route((kept, renames) -> bulk.withRows(kept, keyColumn, split.generated(),
+                part -> rule.rename(part, renames)));
     }
 
     private static ShardedTable table(List<ShardedTable> sharded) {
@@ -135,15 +138,15 @@ final class InsertSplitter {
             return Map.of("", node.dataSource(), table.lowerName(), node.table());
         }
 
-        /** Each node's statement: {@code text} of its rows (by their index), renamed. */
-        RouteResult route(ShardingRule rule, Function<List<Integer>, String> text) {
+        /** Each node's statement: {@code text} of its rows (by their index) with the node's renames. */
+        RouteResult route(BiFunction<List<Integer>, Map<String, String>, String> text) {
             List<Map<String, String>> nodes = new ArrayList<>();
             List<io.strata.rule.RouteUnit> units = new ArrayList<>();
             for (Map.Entry<DataNode, List<Integer>> entry : byNode.entrySet()) {
                 Map<String, String> renames = renames(entry.getKey());
                 nodes.add(renames);
-                units.add(new io.strata.rule.RouteUnit(renames.get(""), rule.rename(text.apply(entry.getValue()),
-                        renames), List.of()));
+                units.add(new io.strata.rule.RouteUnit(renames.get(""), text.apply(entry.getValue(), renames),
+                        List.of()));
             }
             long insertId = generated.get(0) instanceof Long first ? first : 0; // a SNOWFLAKE key, as AUTO_INCREMENT's
             return new RouteResult(units, ResultMerge.CONCATENATE, false, ShardingRule.notes(nodes), null, insertId);
@@ -155,15 +158,15 @@ final class InsertSplitter {
         List<Object> generated = new ArrayList<>(rows);
         Map<DataNode, List<Integer>> byNode = new LinkedHashMap<>();
         for (int row = 0; row < rows; row++) {
-            ShardingConditions conditions = ShardingConditions.none();
             Object key = generation.map(KeyGeneration::next).orElse(null);
             generated.add(key);
+            Map<String, List<ColumnCondition>> values = new LinkedHashMap<>(4); // one map a row: bulk loads
             for (String column : table.shardingColumns()) {
                 Comparable<?> value = generation.isPresent() && generation.get().column().equalsIgnoreCase(column)
                         ? (Comparable<?>) key : value(cells.value(row, column), row, column, table);
-                conditions = conditions.withValue(column, value);
+                values.put(column, List.of(new ColumnCondition.Exact(List.of(value))));
             }
-            List<DataNode> nodes = rule.tables().nodes(table, List.of(conditions));
+            List<DataNode> nodes = rule.tables().nodes(table, List.of(new ShardingConditions(values)));
             if (nodes.size() != 1) {
                 throw ShardingRule.refused("row " + (row + 1) + " of this INSERT belongs to " + nodes.size()
                         + " nodes of " + table.logicalName() + " by its sharding values");

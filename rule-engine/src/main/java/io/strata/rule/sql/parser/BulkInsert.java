@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * An INSERT or REPLACE ... VALUES cut at its rows without the parser. Bulk loads (mysqldump's extended INSERTs, a
@@ -37,80 +38,81 @@ public final class BulkInsert {
 
     /**
      * The statement cut at its rows, or null when it is not an INSERT or REPLACE whose VALUES are bracketed rows
-     * (INSERT ... SET, INSERT ... SELECT, VALUES ROW(...)).
+     * (INSERT ... SET, INSERT ... SELECT, VALUES ROW(...)) or a row holds a subquery. One pass over the tokens,
+     * none kept: a bulk INSERT holds millions.
      */
     public static BulkInsert cut(String sql) {
-        SqlTokens tokens = SqlTokens.of(sql);
-        if (!tokens.isWord(0, "INSERT") && !tokens.isWord(0, "REPLACE")) {
+        SqlTokens.Cursor tokens = new SqlTokens.Cursor(sql);
+        if (!tokens.next() || !tokens.isWord("INSERT") && !tokens.isWord("REPLACE")) {
             return null;
         }
-        int values = valuesKeyword(tokens);
-        if (values < 0 || !tokens.isSymbol(values + 1, '(')) {
-            return null;
-        }
-        List<Row> rows = new ArrayList<>();
-        int i = values + 1;
-        while (true) {
-            int close = row(tokens, i, rows);
-            if (close < 0) {
-                return null;
-            }
-            if (!tokens.isSymbol(close + 1, ',')) {
-                i = close + 1;
-                break;
-            }
-            if (!tokens.isSymbol(close + 2, '(')) {
-                return null;
-            }
-            i = close + 2;
-        }
-        int columnsEnd = tokens.isSymbol(values - 1, ')') ? tokens.get(values - 1).start() : -1;
-        int tailStart = i < tokens.size() ? tokens.get(i).start() : sql.length();
-        return new BulkInsert(sql, tokens.get(values).end(), columnsEnd, rows, tailStart);
-    }
-
-    /** The first VALUES or VALUE outside brackets, or -1. */
-    private static int valuesKeyword(SqlTokens tokens) {
         int depth = 0;
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.isSymbol(i, '(')) {
+        int columnsEnd = -1;
+        int closed = -1; // the start of the last ) read
+        while (true) {
+            if (!tokens.next()) {
+                return null;
+            }
+            if (tokens.isSymbol('(')) {
                 depth++;
-            } else if (tokens.isSymbol(i, ')')) {
+            } else if (tokens.isSymbol(')')) {
                 depth--;
-            } else if (depth == 0 && (tokens.isWord(i, "VALUES") || tokens.isWord(i, "VALUE"))) {
-                return i;
-            } else if (depth == 0 && (tokens.isWord(i, "SELECT") || tokens.isWord(i, "SET"))) {
-                return -1;
+                closed = tokens.start;
+                continue;
+            } else if (depth == 0 && (tokens.isWord("VALUES") || tokens.isWord("VALUE"))) {
+                columnsEnd = closed;
+                break;
+            } else if (depth == 0 && (tokens.isWord("SELECT") || tokens.isWord("SET"))) {
+                return null;
+            }
+            closed = -1;
+        }
+        int headEnd = tokens.end;
+        List<Row> rows = new ArrayList<>();
+        if (!tokens.next() || !tokens.isSymbol('(')) {
+            return null;
+        }
+        while (true) {
+            if (!row(tokens, rows)) {
+                return null;
+            }
+            if (!tokens.next()) {
+                return new BulkInsert(sql, headEnd, columnsEnd, rows, sql.length());
+            }
+            if (!tokens.isSymbol(',')) {
+                return new BulkInsert(sql, headEnd, columnsEnd, rows, tokens.start);
+            }
+            if (!tokens.next() || !tokens.isSymbol('(')) {
+                return null;
             }
         }
-        return -1;
     }
 
     /**
-     * Adds the row whose {@code (} is token {@code open}; its {@code )}'s token, or -1 when it does not close or
-     * holds a subquery.
+     * Reads the row whose {@code (} the cursor is at, up to its {@code )}; false when it does not close or holds a
+     * subquery.
      */
-    private static int row(SqlTokens tokens, int open, List<Row> rows) {
-        int depth = 0;
+    private static boolean row(SqlTokens.Cursor tokens, List<Row> rows) {
+        int open = tokens.start;
+        int depth = 1;
         int[] commas = new int[4];
         int count = 0;
-        for (int i = open; i < tokens.size(); i++) {
-            if (tokens.isSymbol(i, '(')) {
+        while (tokens.next()) {
+            if (tokens.isSymbol('(')) {
                 depth++;
-            } else if (tokens.isSymbol(i, ')') && --depth == 0) {
-                rows.add(new Row(tokens.get(open).start(), tokens.get(i).end(),
-                        Arrays.copyOf(commas, count)));
-                return i;
-            } else if (tokens.isWord(i, "SELECT")) {
-                return -1; // a subquery: its tables are the parser's to read
-            } else if (depth == 1 && tokens.isSymbol(i, ',')) {
+            } else if (tokens.isSymbol(')') && --depth == 0) {
+                rows.add(new Row(open, tokens.end, Arrays.copyOf(commas, count)));
+                return true;
+            } else if (tokens.isWord("SELECT")) {
+                return false; // a subquery: its tables are the parser's to read
+            } else if (depth == 1 && tokens.isSymbol(',')) {
                 if (count == commas.length) {
                     commas = Arrays.copyOf(commas, count * 2);
                 }
-                commas[count++] = tokens.get(i).start();
+                commas[count++] = tokens.start;
             }
         }
-        return -1;
+        return false;
     }
 
     /** The statement with one row of {@code ?}, as wide as its first row: what the parser reads of it. */
@@ -142,9 +144,34 @@ public final class BulkInsert {
         Row r = rows.get(row);
         int start = cell == 0 ? r.start() + 1 : r.commas()[cell - 1] + 1;
         int end = cell == r.commas().length ? r.end() - 1 : r.commas()[cell];
-        String text = sql.substring(start, end).strip();
-        Object value = literal(SqlTokens.of(text));
-        return value == UNREADABLE ? new Value.Unreadable(text) : new Value.Known(value);
+        while (start < end && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(sql.charAt(end - 1))) {
+            end--;
+        }
+        Object value = plainNumber(start, end);
+        if (value == UNREADABLE) {
+            value = literal(SqlTokens.of(sql.substring(start, end)));
+        }
+        return value == UNREADABLE ? new Value.Unreadable(sql.substring(start, end)) : new Value.Known(value);
+    }
+
+    /** A whole number written as digits alone (optionally signed), read without lexing: most bulk keys are. */
+    private Object plainNumber(int start, int end) {
+        int from = start < end && (sql.charAt(start) == '-' || sql.charAt(start) == '+') ? start + 1 : start;
+        if (from == end || end - from > 18) {
+            return UNREADABLE;
+        }
+        long n = 0;
+        for (int i = from; i < end; i++) {
+            char c = sql.charAt(i);
+            if (c < '0' || c > '9') {
+                return UNREADABLE;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return sql.charAt(start) == '-' ? -n : n;
     }
 
     private static final Object UNREADABLE = new Object();
@@ -184,22 +211,24 @@ public final class BulkInsert {
 
     /**
      * The statement with only the given rows, as written. With a {@code keyColumn}, that column is added to the
-     * column list and each row gets its key from {@code keys} (indexed by row) as a literal.
+     * column list and each row gets its key from {@code keys} (indexed by row) as a literal. {@code rename} rewrites
+     * the head and the tail (a rule's table names); the rows are kept as the client wrote them, since a row of
+     * values names no table (one naming a column by its table's name then fails on the server, as unknown).
      *
      * @throws IllegalStateException when a key column is to be added but the statement names no columns
      */
-    public String withRows(List<Integer> kept, String keyColumn, List<Object> keys) {
-        StringBuilder text = new StringBuilder(sql.length());
+    public String withRows(List<Integer> kept, String keyColumn, List<Object> keys, UnaryOperator<String> rename) {
+        String head;
         if (keyColumn == null) {
-            text.append(sql, 0, headEnd);
+            head = sql.substring(0, headEnd);
         } else {
             if (columnsEnd < 0) {
                 throw new IllegalStateException("no column list to add " + keyColumn + " to");
             }
-            text.append(sql, 0, columnsEnd).append(", `").append(keyColumn.replace("`", "``")).append('`')
-                    .append(sql, columnsEnd, headEnd);
+            head = sql.substring(0, columnsEnd) + ", `" + keyColumn.replace("`", "``") + '`'
+                    + sql.substring(columnsEnd, headEnd);
         }
-        text.append(' ');
+        StringBuilder text = new StringBuilder(sql.length()).append(rename.apply(head)).append(' ');
         for (int i = 0; i < kept.size(); i++) {
             Row row = rows.get(kept.get(i));
             if (i > 0) {
@@ -212,6 +241,6 @@ public final class BulkInsert {
                         .append(ParameterInliner.literal(keys.get(kept.get(i)))).append(')');
             }
         }
-        return text.append(' ').append(sql, tailStart, sql.length()).toString();
+        return text.append(' ').append(rename.apply(sql.substring(tailStart))).toString();
     }
 }

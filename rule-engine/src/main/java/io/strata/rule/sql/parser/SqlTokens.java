@@ -32,33 +32,72 @@ final class SqlTokens {
     /** The first {@code count} tokens only: the leading keywords of a text too long to read whole. */
     static SqlTokens head(String sql, int count) {
         List<Token> tokens = new ArrayList<>();
-        int i = 0;
-        int n = sql.length();
-        while (i < n && tokens.size() < count) {
-            char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '#' || c == '-' && sql.startsWith("--", i) && (i + 2 == n || sql.charAt(i + 2) <= ' ')) {
-                i = lineEnd(sql, i);
-            } else if (c == '/' && sql.startsWith("/*", i)) {
-                int close = sql.indexOf("*/", i + 2);
-                i = close < 0 ? n : close + 2;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                int end = quotedEnd(sql, i);
-                tokens.add(new Token(c == '`' ? Kind.QUOTED_NAME : Kind.STRING, i, end));
-                i = end;
-            } else if (isWordChar(c)) {
-                int start = i;
-                while (i < n && isWordChar(sql.charAt(i))) {
-                    i++;
-                }
-                tokens.add(new Token(Kind.WORD, start, i));
-            } else {
-                tokens.add(new Token(Kind.SYMBOL, i, i + 1));
-                i++;
-            }
+        Cursor cursor = new Cursor(sql);
+        while (tokens.size() < count && cursor.next()) {
+            tokens.add(new Token(cursor.kind, cursor.start, cursor.end));
         }
         return new SqlTokens(sql, tokens);
+    }
+
+    /**
+     * The tokens of a text one at a time, none kept: for a text too long to hold as a list (a bulk INSERT of
+     * millions of tokens). After {@link #next()} returns true, {@code kind}, {@code start} and {@code end} describe
+     * the token.
+     */
+    static final class Cursor {
+        private final String sql;
+        private int i;
+        Kind kind;
+        int start;
+        int end;
+
+        Cursor(String sql) {
+            this.sql = sql;
+        }
+
+        boolean next() {
+            int n = sql.length();
+            while (i < n) {
+                char c = sql.charAt(i);
+                if (Character.isWhitespace(c)) {
+                    i++;
+                } else if (c == '#' || c == '-' && sql.startsWith("--", i)
+                        && (i + 2 == n || sql.charAt(i + 2) <= ' ')) {
+                    i = lineEnd(sql, i);
+                } else if (c == '/' && sql.startsWith("/*", i)) {
+                    int close = sql.indexOf("*/", i + 2);
+                    i = close < 0 ? n : close + 2;
+                } else if (c == '\'' || c == '"' || c == '`') {
+                    return token(c == '`' ? Kind.QUOTED_NAME : Kind.STRING, i, quotedEnd(sql, i));
+                } else if (isWordChar(c)) {
+                    int from = i;
+                    while (i < n && isWordChar(sql.charAt(i))) {
+                        i++;
+                    }
+                    return token(Kind.WORD, from, i);
+                } else {
+                    return token(Kind.SYMBOL, i, i + 1);
+                }
+            }
+            return false;
+        }
+
+        private boolean token(Kind kind, int start, int end) {
+            this.kind = kind;
+            this.start = start;
+            this.end = end;
+            i = end;
+            return true;
+        }
+
+        boolean isSymbol(char symbol) {
+            return kind == Kind.SYMBOL && sql.charAt(start) == symbol;
+        }
+
+        boolean isWord(String word) {
+            return kind == Kind.WORD && end - start == word.length() && sql.regionMatches(true, start, word, 0,
+                    word.length());
+        }
     }
 
     String sql() {

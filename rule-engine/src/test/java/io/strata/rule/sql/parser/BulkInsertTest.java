@@ -38,9 +38,10 @@ class BulkInsertTest {
     @Test
     void keepsTheChosenRowsAsWrittenAndAddsAKeyColumn() {
         BulkInsert bulk = BulkInsert.cut("INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y'),(3,'z') AS new");
-        assertEquals("INSERT INTO t (a, b) VALUES (1, 'x'),(3,'z') AS new", bulk.withRows(List.of(0, 2), null, null));
-        assertEquals("INSERT INTO t (a, b, `id`) VALUES (2, 'y', 7),(3,'z', 'k''s') AS new",
-                bulk.withRows(List.of(1, 2), "id", java.util.Arrays.asList(5L, 7L, "k's")));
+        assertEquals("INSERT INTO t (a, b) VALUES (1, 'x'),(3,'z') AS new", bulk.withRows(List.of(0, 2), null, null, s -> s));
+        assertEquals("INSERT INTO u (a, b, `id`) VALUES (2, 'y', 7),(3,'z', 'k''s') AS new",
+                bulk.withRows(List.of(1, 2), "id", java.util.Arrays.asList(5L, 7L, "k's"),
+                        s -> s.replace("INTO t ", "INTO u ")), "the head and tail renamed, the rows as written");
     }
 
     @Test
