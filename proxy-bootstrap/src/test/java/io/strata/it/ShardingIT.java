@@ -54,9 +54,14 @@ class ShardingIT {
                   actualDataNodes: ds_0.t_range_0, ds_1.t_range_1
                   databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: id_range } }
                   tableStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: id_range } }
+              autoTables:
+                t_auto:
+                  actualDataSources: ds_${0..1}
+                  shardingStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: auto_mod } }
               bindingTables: [ "t_order,t_order_item" ]
               shardingAlgorithms:
                 database_mod: { type: MOD, props: { sharding-count: 2 } }
+                auto_mod: { type: MOD, props: { sharding-count: 4 } }
                 t_order_inline: { type: INLINE, props: { algorithm-expression: "t_order_${order_id % 2}",
                                                           allow-range-query-with-inline-sharding: true } }
                 t_item_inline: { type: INLINE, props: { algorithm-expression: "t_order_item_${order_id % 2}",
@@ -447,10 +452,50 @@ class ShardingIT {
     }
 
     @Test
+    void anAutoTableLaysOutItsTablesAndRowsAsShardingSphereDoes() throws SQLException {
+        // t_auto: MOD 4 dealt over ds_0, ds_1: t_auto_0 and t_auto_2 on ds_0, t_auto_1 and t_auto_3 on ds_1
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS t_auto");
+            st.execute("CREATE TABLE t_auto (id INT PRIMARY KEY, v VARCHAR(10))");
+            StringBuilder insert = new StringBuilder("INSERT INTO t_auto (id, v) VALUES ");
+            for (int id = 1; id <= 20; id++) {
+                insert.append(id == 1 ? "" : ", ").append('(').append(id).append(", 'v").append(id).append("')");
+            }
+            assertEquals(20, st.executeUpdate(insert.toString()));
+            for (int t = 0; t < 4; t++) {
+                EmbeddedMariaDb server = t % 2 == 0 ? serverA : serverB;
+                String schema = t % 2 == 0 ? SCHEMA_A : SCHEMA_B;
+                List<List<String>> rows = read(server, schema, "SELECT id FROM t_auto_" + t);
+                assertEquals(5, rows.size(), "t_auto_" + t + " holds a quarter of the rows");
+                for (List<String> row : rows) {
+                    assertEquals(t, Integer.parseInt(row.get(0)) % 4, "id mod 4 picks the table");
+                }
+            }
+            assertTrue(read(serverA, SCHEMA_A, "SHOW TABLES LIKE 't_auto_1'").isEmpty(), "t_auto_1 is on ds_1 alone");
+            try (ResultSet rs = st.executeQuery("SELECT v FROM t_auto WHERE id = 7")) {
+                assertTrue(rs.next());
+                assertEquals("v7", rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(id) FROM t_auto WHERE id BETWEEN 3 AND 10")) {
+                assertTrue(rs.next());
+                assertEquals(8, rs.getInt(1));
+                assertEquals(52, rs.getInt(2));
+            }
+            try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE SELECT v FROM t_auto WHERE id = 6")) {
+                assertTrue(rs.next());
+                assertEquals("ds_0", rs.getString("data_source"));
+                assertEquals("SELECT v FROM `t_auto_2` WHERE id = 6", rs.getString("sql"));
+            }
+            st.execute("DROP TABLE t_auto");
+        }
+    }
+
+    @Test
     void bulkLoadsPastWhatTheParserReadsLandRowByRow() throws SQLException {
         // rows of item_id from..from+n-1: user_id = item_id % 13, order_id = item_id, qty = the load's mark
         try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
-            StringBuilder text = new StringBuilder("INSERT INTO t_order_item (item_id, order_id, user_id, qty) VALUES ");
+            StringBuilder text = new StringBuilder("INSERT INTO t_order_item (item_id, order_id, user_id, qty) "
+                    + "VALUES ");
             for (int id = 100_000; id < 103_000; id++) {
                 text.append(id == 100_000 ? "" : ", ").append('(').append(id).append(", ").append(id).append(", ")
                         .append(id % 13).append(", 7)");

@@ -20,7 +20,7 @@ import java.util.Locale;
  * @param shards how many shards there are
  */
 record AutoIntervalShardingAlgorithm(String name, LocalDateTime lower, long shardingSeconds, int shards)
-        implements StandardShardingAlgorithm {
+        implements StandardShardingAlgorithm, AutoTableAlgorithm {
 
     static final String TYPE = "AUTO_INTERVAL";
     static final String PATTERN = "yyyy-MM-dd HH:mm:ss";
@@ -101,5 +101,10 @@ record AutoIntervalShardingAlgorithm(String name, LocalDateTime lower, long shar
 
     private String describe() {
         return TYPE + " algorithm " + name;
+    }
+
+    @Override
+    public int autoTablesAmount() {
+        return shards;
     }
 }

@@ -17,6 +17,7 @@ import java.util.Set;
 final class DataNodesReader {
 
     private static final String KEY = "actualDataNodes";
+    private static final String AUTO_KEY = "actualDataSources";
     private static final String EXPECTED = "data nodes like ds_${0..1}.t_order_${0..1} or ds_0.t_order_0, "
             + "ds_1.t_order_1";
 
@@ -43,6 +44,47 @@ final class DataNodesReader {
             }
         }
         return nodes;
+    }
+
+    /**
+     * The nodes of an {@code autoTables} entry: {@code amount} actual tables {@code <table>_i}, dealt over the data
+     * sources of {@code actualDataSources} in turn (all of the database's when it is absent).
+     *
+     * @param owners as for {@link #read}
+     */
+    List<DataNode> autoNodes(String logicalName, int amount, Map<String, String> owners) {
+        List<String> dataSources = table.value(AUTO_KEY) == null ? names.logical() : dataSources();
+        List<DataNode> nodes = new ArrayList<>(amount);
+        for (int i = 0; i < amount; i++) {
+            DataNode node = new DataNode(dataSources.get(i % dataSources.size()), logicalName + "_" + i);
+            String owner = owners.putIfAbsent(node.toString(), logicalName);
+            if (owner != null) {
+                throw table.error(AUTO_KEY, "data sources where no other table has " + node.table() + " (it is "
+                        + "a node of " + owner + ")", table.value(AUTO_KEY));
+            }
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
+    private List<String> dataSources() {
+        String expected = "data sources like ds_${0..1} or ds_0, ds_1";
+        if (!(table.value(AUTO_KEY) instanceof String text) || text.isBlank()) {
+            throw table.error(AUTO_KEY, expected, table.value(AUTO_KEY));
+        }
+        List<String> expanded;
+        try {
+            expanded = DataNodesExpression.expand(text);
+        } catch (ExpressionException e) {
+            throw table.error(AUTO_KEY, expected + ", which Strata expands: " + e.problem(), text, e);
+        }
+        if (new HashSet<>(expanded).size() != expanded.size()) {
+            throw table.error(AUTO_KEY, expected + ", each once", text);
+        }
+        for (String name : expanded) {
+            names.check(table, AUTO_KEY, name, text);
+        }
+        return expanded;
     }
 
     private List<DataNode> everywhere(String logicalName) {

@@ -9,7 +9,8 @@ import java.util.List;
  * the smallest of Integer, Long, BigInteger that holds it (so 5, 5L and 5.0 agree). So {@code '5'} and {@code 5}
  * hash apart, as in ShardingSphere: write the value as the column's type. A range goes everywhere.
  */
-record HashModShardingAlgorithm(String name, int shardingCount) implements StandardShardingAlgorithm {
+record HashModShardingAlgorithm(String name, int shardingCount)
+        implements StandardShardingAlgorithm, AutoTableAlgorithm {
 
     static final String TYPE = "HASH_MOD";
 
@@ -28,5 +29,10 @@ record HashModShardingAlgorithm(String name, int shardingCount) implements Stand
     @Override
     public Collection<String> targets(List<String> targets, RangeShardingValue value) {
         return targets;
+    }
+
+    @Override
+    public int autoTablesAmount() {
+        return shardingCount;
     }
 }

@@ -19,7 +19,7 @@ import java.util.Set;
  * @param stopOffset  characters cut from its end
  */
 record ModShardingAlgorithm(String name, int shardingCount, int startOffset, int stopOffset)
-        implements StandardShardingAlgorithm {
+        implements StandardShardingAlgorithm, AutoTableAlgorithm {
 
     static final String TYPE = "MOD";
 
@@ -111,5 +111,10 @@ record ModShardingAlgorithm(String name, int shardingCount, int startOffset, int
 
     private String describe() {
         return TYPE + " algorithm " + name;
+    }
+
+    @Override
+    public int autoTablesAmount() {
+        return shardingCount;
     }
 }

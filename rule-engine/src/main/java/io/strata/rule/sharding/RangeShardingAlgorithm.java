@@ -15,7 +15,8 @@ import java.util.List;
  * @param type       BOUNDARY_RANGE or VOLUME_RANGE, for messages
  * @param boundaries ascending, without repeats
  */
-record RangeShardingAlgorithm(String name, String type, List<Long> boundaries) implements StandardShardingAlgorithm {
+record RangeShardingAlgorithm(String name, String type, List<Long> boundaries) implements StandardShardingAlgorithm,
+        AutoTableAlgorithm {
 
     static final String BOUNDARY_RANGE = "BOUNDARY_RANGE";
     static final String VOLUME_RANGE = "VOLUME_RANGE";
@@ -122,5 +123,10 @@ record RangeShardingAlgorithm(String name, String type, List<Long> boundaries) i
 
     private String describe() {
         return type + " algorithm " + name;
+    }
+
+    @Override
+    public int autoTablesAmount() {
+        return boundaries.size() + 1;
     }
 }

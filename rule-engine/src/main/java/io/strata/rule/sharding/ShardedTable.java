@@ -26,6 +26,14 @@ public final class ShardedTable {
     private final Map<DataNode, Integer> positions = new HashMap<>();
     private final List<String> dataSources;
     private final String lowerName;
+    /**
+     * With no database strategy and every actual table named once over all data sources (an {@code autoTables}
+     * entry, or nodes like {@code ds_0.t_0, ds_1.t_1}): each table's node, as the table strategy picks among all of
+     * them; else null.
+     */
+    private final Map<String, DataNode> nodeOfTable;
+    /** The keys of {@link #nodeOfTable}, in node order. */
+    private final List<String> allTables;
     /** Each node's renames for a statement naming this table alone: {@code "" -> data source, name -> actual table}. */
     private final Map<DataNode, Map<String, String>> renames = new HashMap<>();
 
@@ -48,6 +56,11 @@ public final class ShardedTable {
         for (DataNode node : config.nodes()) {
             renames.put(node, Map.of("", node.dataSource(), lowerName, node.table()));
         }
+        Map<String, DataNode> byTable = new LinkedHashMap<>();
+        config.nodes().forEach(node -> byTable.put(node.table(), node));
+        this.nodeOfTable = config.databaseStrategy() instanceof StrategyConfig.None && dataSources.size() > 1
+                && byTable.size() == config.nodes().size() ? byTable : null;
+        this.allTables = List.copyOf(byTable.keySet());
     }
 
     /** The renames of {@code node} (one of this table's) for a statement that names this table alone. */
@@ -100,6 +113,10 @@ public final class ShardedTable {
      */
     List<DataNode> route(ShardingConditions conditions, HintValues hints) {
         String name = logicalName();
+        if (nodeOfTable != null) { // the table strategy picks among all tables; each lives on one data source
+            List<String> tables = tableStrategy.route(allTables, name, conditions, hints.tableValues());
+            return tables.stream().map(nodeOfTable::get).filter(java.util.Objects::nonNull).toList();
+        }
         List<String> dataSources = databaseStrategy.route(this.dataSources, name, conditions,
                 hints.databaseValues());
         if (dataSources.size() == 1) { // a point's route: no set to build

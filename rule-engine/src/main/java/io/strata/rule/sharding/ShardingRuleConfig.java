@@ -11,11 +11,12 @@ import java.util.Objects;
 
 /**
  * A SHARDING rule as configured, checked and with defaults applied: ShardingSphere 5.x's {@code !SHARDING} keys
- * ({@code tables}, {@code bindingTables}, {@code defaultDatabaseStrategy}, {@code defaultTableStrategy},
- * {@code defaultShardingColumn}, {@code defaultKeyGenerateStrategy}, {@code shardingAlgorithms},
- * {@code keyGenerators}) and Strata's {@code defaultDataSource}. Turn it into routing with {@link ShardingTables#of}.
+ * ({@code tables}, {@code autoTables}, {@code bindingTables}, {@code defaultDatabaseStrategy},
+ * {@code defaultTableStrategy}, {@code defaultShardingColumn}, {@code defaultKeyGenerateStrategy},
+ * {@code shardingAlgorithms}, {@code keyGenerators}) and Strata's {@code defaultDataSource}. Turn it into routing
+ * with {@link ShardingTables#of}.
  *
- * @param tables            in file order
+ * @param tables            in file order, {@code tables} then {@code autoTables} (each laid out as nodes)
  * @param bindingGroups     each {@code bindingTables} entry, as the tables' configured names
  * @param algorithms        by name, in file order
  * @param keyGenerators     by name, in file order

@@ -17,17 +17,19 @@ import java.util.Optional;
 /** Reads one SHARDING rule into a {@link ShardingRuleConfig}; see that class for the keys. */
 final class ShardingRuleReader {
 
-    private static final List<String> RULE_KEYS = List.of("tables", "bindingTables", "defaultDatabaseStrategy",
+    private static final List<String> RULE_KEYS = List.of("tables", "autoTables", "bindingTables",
+            "defaultDatabaseStrategy",
             "defaultTableStrategy", "defaultShardingColumn", "defaultKeyGenerateStrategy", "shardingAlgorithms",
             "keyGenerators", "defaultDataSource");
     private static final Map<String, String> NOT_SUPPORTED = Map.of(
-            "autoTables", "no autoTables (write the table under tables with actualDataNodes and strategies)",
             "broadcastTables", "no broadcastTables here (since ShardingSphere 5.4 they are a rule of their own: "
                     + "- type: BROADCAST, tables: [...])",
             "auditors", "no auditors (Strata does not audit sharding conditions)",
             "defaultAuditStrategy", "no defaultAuditStrategy (Strata does not audit sharding conditions)",
             "auditStrategy", "no auditStrategy (Strata does not audit sharding conditions)");
     private static final List<String> TABLE_KEYS = List.of("actualDataNodes", "databaseStrategy", "tableStrategy",
+            "keyGenerateStrategy");
+    private static final List<String> AUTO_TABLE_KEYS = List.of("actualDataSources", "shardingStrategy",
             "keyGenerateStrategy");
 
     private final YamlMap rule;
@@ -49,7 +51,7 @@ final class ShardingRuleReader {
         Defaults defaults = new Defaults(orNone(strategies.read(rule, "defaultDatabaseStrategy")),
                 orNone(strategies.read(rule, "defaultTableStrategy")),
                 keyGenerate(rule, "defaultKeyGenerateStrategy", generators));
-        List<TableRuleConfig> tables = tables(strategies, defaults, generators);
+        List<TableRuleConfig> tables = tables(strategies, defaults, generators, algorithms);
         List<List<String>> bindings = bindingGroups(tables, algorithms);
         return new ShardingRuleConfig(tables, bindings, algorithms, generators, defaultDataSource());
     }
@@ -70,21 +72,20 @@ final class ShardingRuleReader {
     }
 
     private List<TableRuleConfig> tables(StrategyReader strategies, Defaults defaults,
-                                         Map<String, KeyGeneratorConfig> generators) {
-        YamlMap section = rule.map("tables", "a mapping of logical table names to { actualDataNodes, "
+                                         Map<String, KeyGeneratorConfig> generators,
+                                         Map<String, AlgorithmConfig> algorithms) {
+        YamlMap section = rule.optionalMap("tables", "a mapping of logical table names to { actualDataNodes, "
                 + "databaseStrategy, tableStrategy, keyGenerateStrategy }");
-        if (section.isEmpty()) {
-            throw rule.error("tables", "at least one sharded table", "{}");
+        YamlMap auto = rule.optionalMap("autoTables", "a mapping of logical table names to { actualDataSources, "
+                + "shardingStrategy, keyGenerateStrategy }");
+        if (section.isEmpty() && auto.isEmpty()) {
+            throw rule.error("tables", "at least one sharded table (under tables or autoTables)",
+                    rule.value("tables") == null ? null : "{}");
         }
         List<TableRuleConfig> tables = new ArrayList<>();
         Map<String, String> owners = new HashMap<>();
         for (String name : section.keys()) {
-            if (name.isBlank() || name.contains(".") || name.contains("`") || !name.strip().equals(name)) {
-                throw section.error(name, "a table name without schema, quotes or spaces", name);
-            }
-            if (tables.stream().anyMatch(t -> t.logicalName().equalsIgnoreCase(name))) {
-                throw section.error(name, "a table not already listed (names are compared ignoring case)", name);
-            }
+            checkName(section, name, tables);
             YamlMap table = section.optionalMap(name, "{ actualDataNodes, databaseStrategy, tableStrategy, ... }");
             refuseUnsupported(table);
             table.allowOnly(TABLE_KEYS);
@@ -97,7 +98,46 @@ final class ShardingRuleReader {
                     tableStrategy != null ? tableStrategy : defaults.table(),
                     keys.isPresent() ? keys : defaults.keys()));
         }
+        for (String name : auto.keys()) {
+            checkName(auto, name, tables);
+            tables.add(autoTable(auto, name, strategies, defaults, generators, algorithms, owners));
+        }
         return tables;
+    }
+
+    private static void checkName(YamlMap section, String name, List<TableRuleConfig> tables) {
+        if (name.isBlank() || name.contains(".") || name.contains("`") || !name.strip().equals(name)) {
+            throw section.error(name, "a table name without schema, quotes or spaces", name);
+        }
+        if (tables.stream().anyMatch(t -> t.logicalName().equalsIgnoreCase(name))) {
+            throw section.error(name, "a table not already listed (names are compared ignoring case, under "
+                    + "tables and autoTables)", name);
+        }
+    }
+
+    /**
+     * An {@code autoTables} entry, laid out as ShardingSphere lays it out: its algorithm cuts it into n shards, the
+     * actual tables {@code <table>_0} up to {@code <table>_(n-1)}, dealt over {@code actualDataSources} in turn
+     * (table i on the (i mod m)-th of m data sources; all of the database's when the key is absent). The sharding
+     * strategy picks the table; where it lives follows.
+     */
+    private TableRuleConfig autoTable(YamlMap section, String name, StrategyReader strategies, Defaults defaults,
+                                      Map<String, KeyGeneratorConfig> generators,
+                                      Map<String, AlgorithmConfig> algorithms, Map<String, String> owners) {
+        YamlMap table = section.optionalMap(name, "{ actualDataSources, shardingStrategy, keyGenerateStrategy }");
+        refuseUnsupported(table);
+        table.allowOnly(AUTO_TABLE_KEYS);
+        StrategyConfig strategy = strategies.read(table, "shardingStrategy");
+        String expected = "a standard strategy whose algorithm is MOD, HASH_MOD, BOUNDARY_RANGE, VOLUME_RANGE or "
+                + "AUTO_INTERVAL (an algorithm that says how many shards it makes)";
+        if (!(strategy instanceof StrategyConfig.Standard standard)
+                || !(algorithms.get(standard.algorithmName()).algorithm() instanceof AutoTableAlgorithm auto)) {
+            throw table.error("shardingStrategy", expected, strategy == null ? null : strategy.describe());
+        }
+        List<DataNode> nodes = new DataNodesReader(table, names).autoNodes(name, auto.autoTablesAmount(), owners);
+        Optional<KeyGenerateConfig> keys = keyGenerate(table, "keyGenerateStrategy", generators);
+        return new TableRuleConfig(name, nodes, StrategyConfig.NONE, strategy,
+                keys.isPresent() ? keys : defaults.keys());
     }
 
     private static Optional<KeyGenerateConfig> keyGenerate(YamlMap owner, String key,

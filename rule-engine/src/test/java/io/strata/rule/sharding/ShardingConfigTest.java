@@ -29,6 +29,11 @@ class ShardingConfigTest {
     private static final String ALGORITHM = "shardingAlgorithms: { algo: { type: INLINE, props: "
             + "{ algorithm-expression: 't_${k % 2}' } } }";
 
+    private static final String MOD4 = "shardingAlgorithms: { algo: { type: INLINE, props: "
+            + "{ algorithm-expression: 't_${k % 2}' } }, mod4: { type: MOD, props: { sharding-count: 4 } } }";
+    private static final String AUTO_STRATEGY = "shardingStrategy: { standard: { shardingColumn: k, "
+            + "shardingAlgorithmName: mod4 } }";
+
     /** A SHARDING rule made of flow-style lines, e.g. rule(TABLE, ALGORITHM). */
     private static String rule(String... lines) {
         StringBuilder yaml = new StringBuilder("rules:\n  - type: SHARDING\n");
@@ -41,6 +46,31 @@ class ShardingConfigTest {
     /** The same rule, with {@code algo} of another type and props. */
     private static String withAlgorithm(String type, String props) {
         return rule(TABLE, "shardingAlgorithms: { algo: { type: " + type + ", props: " + props + " } }");
+    }
+
+    @Test
+    void anAutoTableIsCutByItsAlgorithmAndDealtOverItsDataSources() {
+        ShardingRuleConfig config = config(rule(MOD4, "autoTables: { t_auto: { actualDataSources: 'ds_${0..1}', "
+                + AUTO_STRATEGY + ", keyGenerateStrategy: { column: id, keyGeneratorName: uuid } } }",
+                "keyGenerators: { uuid: { type: UUID } }"));
+
+        TableRuleConfig auto = config.tables().get(0);
+        assertEquals(List.of(new DataNode("ds_0", "t_auto_0"), new DataNode("ds_1", "t_auto_1"),
+                new DataNode("ds_0", "t_auto_2"), new DataNode("ds_1", "t_auto_3")), auto.nodes());
+        assertEquals(StrategyConfig.NONE, auto.databaseStrategy(), "the table picks the data source");
+        assertEquals(new StrategyConfig.Standard("k", "mod4"), auto.tableStrategy());
+        assertEquals(Optional.of(new KeyGenerateConfig("id", "uuid")), auto.keyGenerate());
+        // without actualDataSources, every data source of the database (ds_0, ds_1, ds_2, primary, replica), in turn
+        ShardingRuleConfig all = config(rule(MOD4.replace("sharding-count: 4", "sharding-count: 7"),
+                "autoTables: { a: { " + AUTO_STRATEGY + " } }"));
+        assertEquals(List.of("ds_0.a_0", "ds_1.a_1", "ds_2.a_2", "primary.a_3", "replica.a_4", "ds_0.a_5",
+                "ds_1.a_6"), all.tables().get(0).nodes().stream().map(DataNode::toString).toList());
+        // BOUNDARY_RANGE '10, 20' makes three shards: below 10, [10, 20), from 20 on
+        ShardingRuleConfig ranges = config(rule("shardingAlgorithms: { mod4: { type: BOUNDARY_RANGE, props: "
+                + "{ sharding-ranges: '10, 20' } } }", "autoTables: { r: { actualDataSources: 'ds_1', "
+                + AUTO_STRATEGY + " } }"));
+        assertEquals(List.of(new DataNode("ds_1", "r_0"), new DataNode("ds_1", "r_1"), new DataNode("ds_1", "r_2")),
+                ranges.tables().get(0).nodes());
     }
 
     @Test
@@ -163,11 +193,25 @@ class ShardingConfigTest {
                 // the rule
                 mistake("an unknown key", rule(TABLE, ALGORITHM, "shardingAlgorithm: {}"),
                         "rules[0].shardingAlgorithm", "a known key"),
-                mistake("autoTables", rule(TABLE, ALGORITHM, "autoTables: {}"), "rules[0].autoTables",
-                        "no autoTables"),
                 mistake("broadcastTables, a rule of its own since 5.4", rule(TABLE, ALGORITHM, "broadcastTables: [a]"),
                         "rules[0].broadcastTables", "type: BROADCAST"),
-                mistake("no tables", rule(ALGORITHM), "rules[0].tables", "a mapping of logical table names"),
+                mistake("no tables", rule(ALGORITHM), "rules[0].tables", "at least one sharded table (under tables "
+                        + "or autoTables)"),
+                // autoTables
+                mistake("an auto table by INLINE", rule(ALGORITHM, "autoTables: { a: { shardingStrategy: { standard: "
+                        + "{ shardingColumn: k, shardingAlgorithmName: algo } } } }"),
+                        "rules[0].autoTables.a.shardingStrategy", "MOD, HASH_MOD, BOUNDARY_RANGE, VOLUME_RANGE or "
+                                + "AUTO_INTERVAL"),
+                mistake("an auto table without strategy", rule(ALGORITHM, "autoTables: { a: {} }"),
+                        "rules[0].autoTables.a.shardingStrategy", "a standard strategy"),
+                mistake("an auto table on an unknown data source", rule(TABLE, MOD4,
+                        "autoTables: { a: { actualDataSources: 'ds_${0..9}', " + AUTO_STRATEGY + " } }"),
+                        "rules[0].autoTables.a.actualDataSources", "ds_3 is none"),
+                mistake("an auto table and a table of one name", rule(TABLE, MOD4,
+                        "autoTables: { T: { " + AUTO_STRATEGY + " } }"), "rules[0].autoTables.T", "ignoring case"),
+                mistake("an auto table's actualDataNodes", rule(MOD4,
+                        "autoTables: { a: { actualDataNodes: 'ds_0.a', " + AUTO_STRATEGY + " } }"),
+                        "rules[0].autoTables.a.actualDataNodes", "a known key"),
                 mistake("empty tables", rule("tables: {}"), "rules[0].tables", "at least one sharded table"),
                 mistake("a table name with a schema", rule("tables: { shop.t: {} }"), "rules[0].tables.shop.t",
                         "without schema"),

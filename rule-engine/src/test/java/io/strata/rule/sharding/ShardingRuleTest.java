@@ -49,9 +49,14 @@ class ShardingRuleTest {
                 sbtest1:
                   actualDataNodes: ds_${0..1}.sbtest1
                   databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
+              autoTables:
+                t_auto:
+                  actualDataSources: ds_${0..1}
+                  shardingStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: auto_mod } }
               bindingTables: [ "t_order,t_order_item" ]
               shardingAlgorithms:
                 database_mod: { type: MOD, props: { sharding-count: 2 } }
+                auto_mod: { type: MOD, props: { sharding-count: 4 } }
                 t_order_inline: { type: INLINE, props: { algorithm-expression: "t_order_${order_id % 2}" } }
                 t_order_item_inline: { type: INLINE, props: { algorithm-expression: "t_order_item_${order_id % 2}" } }
               keyGenerators:
@@ -261,6 +266,21 @@ class ShardingRuleTest {
         // a row's subquery could name any table: the statement must be parsed whole, and is too long to be
         assertTrue(assertThrows(RouteException.class, () -> route(sql.replace("(1500, 750, 'a, (b)')",
                 "(1500, 750, (SELECT status FROM t_dict LIMIT 1))"))).getMessage().contains("longer than 16384"));
+    }
+
+    @Test
+    void anAutoTableRoutesByItsAlgorithmToTheTableAndSoToItsDataSource() {
+        // t_auto: MOD 4 over ds_0, ds_1 in turn: t_auto_0 and t_auto_2 on ds_0, t_auto_1 and t_auto_3 on ds_1
+        assertEquals(List.of("ds_1: SELECT * FROM `t_auto_1` WHERE id = 5"),
+                units(route("SELECT * FROM t_auto WHERE id = 5")));
+        assertEquals(List.of("ds_0: SELECT * FROM `t_auto_2` WHERE id = ? [6]"),
+                units(route("SELECT * FROM t_auto WHERE id = ?", 6)));
+        assertEquals(java.util.Set.of("ds_0: SELECT v FROM `t_auto_0`", "ds_0: SELECT v FROM `t_auto_2`",
+                "ds_1: SELECT v FROM `t_auto_1`", "ds_1: SELECT v FROM `t_auto_3`"),
+                java.util.Set.copyOf(units(route("SELECT v FROM t_auto"))));
+        assertEquals(java.util.Set.of("ds_0: INSERT INTO `t_auto_0` (id, v) VALUES (4, 'd')",
+                "ds_1: INSERT INTO `t_auto_1` (id, v) VALUES (1, 'a'), (5, 'e')"),
+                java.util.Set.copyOf(units(route("INSERT INTO t_auto (id, v) VALUES (1, 'a'), (4, 'd'), (5, 'e')"))));
     }
 
     @Test
