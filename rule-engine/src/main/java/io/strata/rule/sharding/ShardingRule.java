@@ -167,6 +167,12 @@ public final class ShardingRule implements RoutingRule {
                 bulk);
     }
 
+    /** The auditors a leading {@code /* SHARDINGSPHERE_HINT: DISABLE_AUDIT_NAMES=a b *}{@code /} names. */
+    private static List<String> disabledAuditors(String sql) {
+        String names = io.strata.rule.sql.LeadingHint.of(sql).value("disable_audit_names");
+        return names == null ? List.of() : List.of(names.strip().split("[\\s,]+"));
+    }
+
     /** A statement being prepared: on the first node, for the parameters and columns its answer describes. */
     private RouteResult prepared(String sql, List<ShardedTable> sharded) {
         DataNode first = sharded.get(0).nodes().get(0);
@@ -310,6 +316,7 @@ public final class ShardingRule implements RoutingRule {
 
         /** The renames of each node the statement touches: its tables' actual names, and "" for its data source. */
         private List<Map<String, String>> nodes() {
+            audit();
             ShardedTable first = sharded.get(0);
             List<DataNode> nodes = tables.nodes(first, conditions.branches(parsed, params, first, sharded));
             List<Map<String, String>> out = new ArrayList<>(nodes.size());
@@ -323,6 +330,38 @@ public final class ShardingRule implements RoutingRule {
                 out.add(bound(sharded, nodes.isEmpty() ? first.nodes().get(0) : nodes.get(0)));
             }
             return out;
+        }
+
+        /**
+         * The auditors of its tables (DML_SHARDING_CONDITIONS, ShardingSphere's one): a SELECT, UPDATE or DELETE
+         * whose WHERE bounds none of its sharded tables (each of its OR branches naming a table's sharding column)
+         * would reach every shard, and is refused, unless a leading hint disables the auditors and their tables
+         * allow it. Bound tables count together, as a join on one's sharding column routes the other.
+         */
+        private void audit() {
+            String auditor = null;
+            for (ShardedTable table : sharded) {
+                AuditConfig audit = table.config().audit().orElse(null);
+                if (audit != null && auditor == null) {
+                    List<String> active = new ArrayList<>(audit.auditorNames());
+                    if (audit.allowHintDisable()) {
+                        active.removeAll(disabledAuditors(sql));
+                    }
+                    auditor = active.isEmpty() ? null : active.get(0) + " of " + table.logicalName();
+                }
+            }
+            if (auditor == null) {
+                return;
+            }
+            for (ShardedTable table : sharded) {
+                if (conditions.branches(parsed, params, table, sharded).stream()
+                        .allMatch(branch -> branch.columnNames().stream().anyMatch(table.shardingColumns()::contains))) {
+                    return;
+                }
+            }
+            throw refused("auditor " + auditor + " (DML_SHARDING_CONDITIONS): a statement without a condition on "
+                    + "the sharding columns " + sharded.get(0).shardingColumns() + " of " + sharded.get(0).logicalName()
+                    + " would reach every shard");
         }
 
         /** Whether every bound table's conditions also allow its node of this position. */

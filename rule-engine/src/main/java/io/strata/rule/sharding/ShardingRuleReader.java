@@ -18,19 +18,17 @@ import java.util.Optional;
 final class ShardingRuleReader {
 
     private static final List<String> RULE_KEYS = List.of("tables", "autoTables", "bindingTables",
-            "defaultDatabaseStrategy",
-            "defaultTableStrategy", "defaultShardingColumn", "defaultKeyGenerateStrategy", "shardingAlgorithms",
-            "keyGenerators", "defaultDataSource");
+            "defaultDatabaseStrategy", "defaultTableStrategy", "defaultShardingColumn", "defaultKeyGenerateStrategy",
+            "shardingAlgorithms", "keyGenerators", "auditors", "defaultAuditStrategy", "defaultDataSource");
+    /** The one auditor ShardingSphere ships. */
+    static final String DML_SHARDING_CONDITIONS = "DML_SHARDING_CONDITIONS";
     private static final Map<String, String> NOT_SUPPORTED = Map.of(
             "broadcastTables", "no broadcastTables here (since ShardingSphere 5.4 they are a rule of their own: "
-                    + "- type: BROADCAST, tables: [...])",
-            "auditors", "no auditors (Strata does not audit sharding conditions)",
-            "defaultAuditStrategy", "no defaultAuditStrategy (Strata does not audit sharding conditions)",
-            "auditStrategy", "no auditStrategy (Strata does not audit sharding conditions)");
+                    + "- type: BROADCAST, tables: [...])");
     private static final List<String> TABLE_KEYS = List.of("actualDataNodes", "databaseStrategy", "tableStrategy",
-            "keyGenerateStrategy");
+            "keyGenerateStrategy", "auditStrategy");
     private static final List<String> AUTO_TABLE_KEYS = List.of("actualDataSources", "shardingStrategy",
-            "keyGenerateStrategy");
+            "keyGenerateStrategy", "auditStrategy");
 
     private final YamlMap rule;
     private final DataSourceNames names;
@@ -48,15 +46,52 @@ final class ShardingRuleReader {
         Map<String, KeyGeneratorConfig> generators = KeyGenerators.read(rule.optionalMap("keyGenerators",
                 "a mapping of key generator names to { type, props }"));
         StrategyReader strategies = new StrategyReader(algorithms, rule.string("defaultShardingColumn", null));
+        List<String> auditors = auditors();
         Defaults defaults = new Defaults(orNone(strategies.read(rule, "defaultDatabaseStrategy")),
                 orNone(strategies.read(rule, "defaultTableStrategy")),
-                keyGenerate(rule, "defaultKeyGenerateStrategy", generators));
+                keyGenerate(rule, "defaultKeyGenerateStrategy", generators),
+                audit(rule, "defaultAuditStrategy", auditors), auditors);
         List<TableRuleConfig> tables = tables(strategies, defaults, generators, algorithms);
         List<List<String>> bindings = bindingGroups(tables, algorithms);
         return new ShardingRuleConfig(tables, bindings, algorithms, generators, defaultDataSource());
     }
 
-    private record Defaults(StrategyConfig database, StrategyConfig table, Optional<KeyGenerateConfig> keys) {
+    private record Defaults(StrategyConfig database, StrategyConfig table, Optional<KeyGenerateConfig> keys,
+                            Optional<AuditConfig> audit, List<String> auditors) {
+    }
+
+    /** The names of {@code auditors}, each { type: DML_SHARDING_CONDITIONS }. */
+    private List<String> auditors() {
+        YamlMap section = rule.optionalMap("auditors", "a mapping of auditor names to { type: "
+                + DML_SHARDING_CONDITIONS + " }");
+        for (String name : section.keys()) {
+            YamlMap auditor = section.map(name, "{ type: " + DML_SHARDING_CONDITIONS + " }");
+            auditor.allowOnly(List.of("type", "props"));
+            if (!DML_SHARDING_CONDITIONS.equalsIgnoreCase(auditor.string("type"))) {
+                throw auditor.error("type", DML_SHARDING_CONDITIONS + " (the auditor ShardingSphere ships)",
+                        auditor.value("type"));
+            }
+        }
+        return List.copyOf(section.keys());
+    }
+
+    private static Optional<AuditConfig> audit(YamlMap owner, String key, List<String> auditors) {
+        if (owner.value(key) == null) {
+            return Optional.empty();
+        }
+        YamlMap strategy = owner.map(key, "{ auditorNames: [name], allowHintDisable: true }");
+        strategy.allowOnly(List.of("auditorNames", "allowHintDisable"));
+        List<String> names = strategy.strings("auditorNames", null);
+        if (names == null || names.isEmpty()) {
+            throw strategy.error("auditorNames", "a list of auditors, one of " + auditors, null);
+        }
+        for (String name : names) {
+            if (!auditors.contains(name)) {
+                throw strategy.error("auditorNames", "auditors of the rule's auditors " + auditors + " (" + name
+                        + " is none)", names);
+            }
+        }
+        return Optional.of(new AuditConfig(names, strategy.bool("allowHintDisable", true)));
     }
 
     private static void refuseUnsupported(YamlMap map) {
@@ -93,10 +128,11 @@ final class ShardingRuleReader {
             StrategyConfig databaseStrategy = strategies.read(table, "databaseStrategy");
             StrategyConfig tableStrategy = strategies.read(table, "tableStrategy");
             Optional<KeyGenerateConfig> keys = keyGenerate(table, "keyGenerateStrategy", generators);
+            Optional<AuditConfig> audit = audit(table, "auditStrategy", defaults.auditors());
             tables.add(new TableRuleConfig(name, nodes,
                     databaseStrategy != null ? databaseStrategy : defaults.database(),
                     tableStrategy != null ? tableStrategy : defaults.table(),
-                    keys.isPresent() ? keys : defaults.keys()));
+                    keys.isPresent() ? keys : defaults.keys(), audit.isPresent() ? audit : defaults.audit()));
         }
         for (String name : auto.keys()) {
             checkName(auto, name, tables);
@@ -136,8 +172,9 @@ final class ShardingRuleReader {
         }
         List<DataNode> nodes = new DataNodesReader(table, names).autoNodes(name, auto.autoTablesAmount(), owners);
         Optional<KeyGenerateConfig> keys = keyGenerate(table, "keyGenerateStrategy", generators);
+        Optional<AuditConfig> audit = audit(table, "auditStrategy", defaults.auditors());
         return new TableRuleConfig(name, nodes, StrategyConfig.NONE, strategy,
-                keys.isPresent() ? keys : defaults.keys());
+                keys.isPresent() ? keys : defaults.keys(), audit.isPresent() ? audit : defaults.audit());
     }
 
     private static Optional<KeyGenerateConfig> keyGenerate(YamlMap owner, String key,

@@ -12,9 +12,17 @@ import java.util.Optional;
  * @param databaseStrategy the table's own, else {@code defaultDatabaseStrategy}, else none
  * @param tableStrategy    the table's own, else {@code defaultTableStrategy}, else none
  * @param keyGenerate      the table's own {@code keyGenerateStrategy}, else {@code defaultKeyGenerateStrategy}
+ * @param audit            the table's own {@code auditStrategy}, else {@code defaultAuditStrategy}
  */
 public record TableRuleConfig(String logicalName, List<DataNode> nodes, StrategyConfig databaseStrategy,
-                              StrategyConfig tableStrategy, Optional<KeyGenerateConfig> keyGenerate) {
+                              StrategyConfig tableStrategy, Optional<KeyGenerateConfig> keyGenerate,
+                              Optional<AuditConfig> audit) {
+
+    /** A table without auditors. */
+    public TableRuleConfig(String logicalName, List<DataNode> nodes, StrategyConfig databaseStrategy,
+                           StrategyConfig tableStrategy, Optional<KeyGenerateConfig> keyGenerate) {
+        this(logicalName, nodes, databaseStrategy, tableStrategy, keyGenerate, Optional.empty());
+    }
 
     public TableRuleConfig {
         Objects.requireNonNull(logicalName, "logicalName");
@@ -22,6 +30,7 @@ public record TableRuleConfig(String logicalName, List<DataNode> nodes, Strategy
         Objects.requireNonNull(databaseStrategy, "databaseStrategy");
         Objects.requireNonNull(tableStrategy, "tableStrategy");
         Objects.requireNonNull(keyGenerate, "keyGenerate");
+        Objects.requireNonNull(audit, "audit");
     }
 
     /** {@code keyGenerateStrategy: { column, keyGeneratorName }}. */

@@ -49,6 +49,12 @@ class ShardingRuleTest {
                 sbtest1:
                   actualDataNodes: ds_${0..1}.sbtest1
                   databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
+                t_audit:
+                  actualDataNodes: ds_${0..1}.t_audit
+                  databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
+                  auditStrategy: { auditorNames: [ sharding_key_required ], allowHintDisable: true }
+              auditors:
+                sharding_key_required: { type: DML_SHARDING_CONDITIONS }
               autoTables:
                 t_auto:
                   actualDataSources: ds_${0..1}
@@ -281,6 +287,24 @@ class ShardingRuleTest {
         assertEquals(java.util.Set.of("ds_0: INSERT INTO `t_auto_0` (id, v) VALUES (4, 'd')",
                 "ds_1: INSERT INTO `t_auto_1` (id, v) VALUES (1, 'a'), (5, 'e')"),
                 java.util.Set.copyOf(units(route("INSERT INTO t_auto (id, v) VALUES (1, 'a'), (4, 'd'), (5, 'e')"))));
+    }
+
+    @Test
+    void anAuditedTableRefusesStatementsThatWouldReachEveryShard() {
+        for (String sql : List.of("SELECT * FROM t_audit", "SELECT * FROM t_audit WHERE id = 1 OR v = 'x'",
+                "UPDATE t_audit SET v = 'y'", "DELETE FROM t_audit WHERE v = 'x'")) {
+            RouteException refused = assertThrows(RouteException.class, () -> route(sql), sql);
+            assertTrue(refused.getMessage().contains("auditor sharding_key_required of t_audit "
+                    + "(DML_SHARDING_CONDITIONS): a statement without a condition on the sharding columns [id]"),
+                    refused.getMessage());
+        }
+        assertEquals(List.of("ds_1: (own)"), units(route("SELECT * FROM t_audit WHERE id = 1")));
+        assertEquals(2, route("SELECT * FROM t_audit WHERE id IN (1, 2) OR id > 7").units().size(),
+                "every branch bounds id");
+        assertEquals(1, route("INSERT INTO t_audit (id, v) VALUES (1, 'a')").units().size());
+        // the hint lets a deliberate scan through
+        assertEquals(2, route("/* SHARDINGSPHERE_HINT: DISABLE_AUDIT_NAMES=sharding_key_required */ "
+                + "SELECT * FROM t_audit").units().size());
     }
 
     @Test
