@@ -354,8 +354,9 @@ public final class ShardingRule implements RoutingRule {
                 return;
             }
             for (ShardedTable table : sharded) {
+                List<String> columns = table.shardingColumns();
                 if (conditions.branches(parsed, params, table, sharded).stream()
-                        .allMatch(branch -> branch.columnNames().stream().anyMatch(table.shardingColumns()::contains))) {
+                        .allMatch(branch -> branch.columnNames().stream().anyMatch(columns::contains))) {
                     return;
                 }
             }
