@@ -69,15 +69,8 @@ final class DataNodesReader {
 
     private List<String> dataSources() {
         String expected = "data sources like ds_${0..1} or ds_0, ds_1";
-        if (!(table.value(AUTO_KEY) instanceof String text) || text.isBlank()) {
-            throw table.error(AUTO_KEY, expected, table.value(AUTO_KEY));
-        }
-        List<String> expanded;
-        try {
-            expanded = DataNodesExpression.expand(text);
-        } catch (ExpressionException e) {
-            throw table.error(AUTO_KEY, expected + ", which Strata expands: " + e.problem(), text, e);
-        }
+        String text = (String) table.value(AUTO_KEY);
+        List<String> expanded = expand(AUTO_KEY, expected);
         if (new HashSet<>(expanded).size() != expanded.size()) {
             throw table.error(AUTO_KEY, expected + ", each once", text);
         }
@@ -87,20 +80,25 @@ final class DataNodesReader {
         return expanded;
     }
 
+    /** The names the expression at {@code key} expands to, or the start stops naming what it cannot read. */
+    private List<String> expand(String key, String expected) {
+        if (!(table.value(key) instanceof String text) || text.isBlank()) {
+            throw table.error(key, expected, table.value(key));
+        }
+        try {
+            return DataNodesExpression.expand(text);
+        } catch (ExpressionException e) {
+            throw table.error(key, expected + ", which Strata expands: " + e.problem(), text, e);
+        }
+    }
+
     private List<DataNode> everywhere(String logicalName) {
         return names.logical().stream().map(dataSource -> new DataNode(dataSource, logicalName)).toList();
     }
 
     private List<DataNode> written() {
-        if (!(table.value(KEY) instanceof String text) || text.isBlank()) {
-            throw table.error(KEY, EXPECTED, table.value(KEY));
-        }
-        List<String> expanded;
-        try {
-            expanded = DataNodesExpression.expand(text);
-        } catch (ExpressionException e) {
-            throw table.error(KEY, EXPECTED + ", which Strata expands: " + e.problem(), text, e);
-        }
+        String text = (String) table.value(KEY);
+        List<String> expanded = expand(KEY, EXPECTED);
         List<DataNode> nodes = new ArrayList<>(expanded.size());
         for (String name : expanded) {
             nodes.add(node(name, text));
