@@ -69,8 +69,8 @@ final class DataNodesReader {
 
     private List<String> dataSources() {
         String expected = "data sources like ds_${0..1} or ds_0, ds_1";
-        String text = (String) table.value(AUTO_KEY);
         List<String> expanded = expand(AUTO_KEY, expected);
+        String text = (String) table.value(AUTO_KEY);
         if (new HashSet<>(expanded).size() != expanded.size()) {
             throw table.error(AUTO_KEY, expected + ", each once", text);
         }
@@ -97,8 +97,8 @@ final class DataNodesReader {
     }
 
     private List<DataNode> written() {
-        String text = (String) table.value(KEY);
         List<String> expanded = expand(KEY, EXPECTED);
+        String text = (String) table.value(KEY);
         List<DataNode> nodes = new ArrayList<>(expanded.size());
         for (String name : expanded) {
             nodes.add(node(name, text));
