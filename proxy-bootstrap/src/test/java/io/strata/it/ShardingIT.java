@@ -54,6 +54,9 @@ class ShardingIT {
                   actualDataNodes: ds_0.t_range_0, ds_1.t_range_1
                   databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: id_range } }
                   tableStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: id_range } }
+                t_hint:
+                  actualDataNodes: ds_${0..1}.t_hint
+                  databaseStrategy: { hint: { shardingAlgorithmName: hint_ds } }
               autoTables:
                 t_auto:
                   actualDataSources: ds_${0..1}
@@ -62,6 +65,7 @@ class ShardingIT {
               shardingAlgorithms:
                 database_mod: { type: MOD, props: { sharding-count: 2 } }
                 auto_mod: { type: MOD, props: { sharding-count: 4 } }
+                hint_ds: { type: HINT_INLINE, props: { algorithm-expression: "ds_${value % 2}" } }
                 t_order_inline: { type: INLINE, props: { algorithm-expression: "t_order_${order_id % 2}",
                                                           allow-range-query-with-inline-sharding: true } }
                 t_item_inline: { type: INLINE, props: { algorithm-expression: "t_order_item_${order_id % 2}",
@@ -487,6 +491,31 @@ class ShardingIT {
                 assertEquals("SELECT v FROM `t_auto_2` WHERE id = 6", rs.getString("sql"));
             }
             st.execute("DROP TABLE t_auto");
+        }
+    }
+
+    @Test
+    void aHintCommentPlacesTheRowsOfAHintShardedTable() throws SQLException {
+        String ds1 = "/* SHARDINGSPHERE_HINT: t_hint.SHARDING_DATABASE_VALUE=1 */ ";
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS t_hint");
+            st.execute("CREATE TABLE t_hint (id INT PRIMARY KEY, v VARCHAR(10))"); // on both data sources
+            assertEquals(2, st.executeUpdate(ds1 + "INSERT INTO t_hint (id, v) VALUES (1, 'a'), (2, 'b')"));
+            assertEquals(List.of(List.of("2")), read(serverB, SCHEMA_B, "SELECT COUNT(*) FROM t_hint"));
+            assertEquals(List.of(List.of("0")), read(serverA, SCHEMA_A, "SELECT COUNT(*) FROM t_hint"));
+            try (ResultSet rs = st.executeQuery(ds1 + "SELECT v FROM t_hint WHERE id = 2")) {
+                assertTrue(rs.next());
+                assertEquals("b", rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("/* SHARDINGSPHERE_HINT: t_hint.SHARDING_DATABASE_VALUE=4 */ "
+                    + "SELECT v FROM t_hint")) {
+                assertTrue(!rs.next(), "ds_0 holds none of them");
+            }
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM t_hint")) { // no hint: every data source
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+            st.execute("DROP TABLE t_hint");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.strata.rule.sharding;
 
+import io.strata.rule.sql.LeadingHint;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +26,44 @@ public record HintValues(List<Comparable<?>> databaseValues, List<Comparable<?>>
 
     public static HintValues none() {
         return NONE;
+    }
+
+    /**
+     * The values a leading hint comment gives {@code table} (lower case), as ShardingSphere's SQL hint writes them:
+     * {@code /* SHARDINGSPHERE_HINT: t_order.SHARDING_DATABASE_VALUE=1, t_order.SHARDING_TABLE_VALUE=2 *}{@code /}
+     * (or Strata's {@code /* strata: ... *}{@code /}); a key without a table serves every table. A whole number is
+     * read as a number, anything else as text (quotes taken off).
+     */
+    public static HintValues of(LeadingHint hint, String table) {
+        if (hint.isEmpty()) {
+            return NONE;
+        }
+        HintValues values = NONE;
+        String database = value(hint, table, "sharding_database_value");
+        if (database != null) {
+            values = values.withDatabaseValue(parse(database));
+        }
+        String tableValue = value(hint, table, "sharding_table_value");
+        if (tableValue != null) {
+            values = values.withTableValue(parse(tableValue));
+        }
+        return values;
+    }
+
+    private static String value(LeadingHint hint, String table, String key) {
+        String own = hint.value(table + "." + key);
+        return own != null ? own : hint.value(key);
+    }
+
+    private static Comparable<?> parse(String text) {
+        if (text.length() >= 2 && (text.charAt(0) == '\'' || text.charAt(0) == '"')
+                && text.charAt(text.length() - 1) == text.charAt(0)) {
+            return text.substring(1, text.length() - 1);
+        }
+        if (text.matches("-?\\d{1,18}")) {
+            return Long.parseLong(text);
+        }
+        return text.matches("-?\\d+") ? new java.math.BigInteger(text) : text;
     }
 
     public HintValues withDatabaseValue(Comparable<?> value) {

@@ -45,7 +45,7 @@ final class InsertSplitter {
         StatementValues.Rows rows = rows(statement.parsed, statement.params, table);
         var generation = table.keyGeneration().filter(k -> rows.column(k.column()).isEmpty());
         Map<String, List<Value>> byColumn = new HashMap<>();
-        Split split = split(rule, table, rows.rows().size(), generation, (row, column) -> {
+        Split split = split(rule, table, statement.hints(table), rows.rows().size(), generation, (row, column) -> {
             List<Value> values = byColumn.computeIfAbsent(column, rows::column);
             return values.isEmpty() ? null : values.get(row);
         });
@@ -82,7 +82,7 @@ final class InsertSplitter {
             }
         }
         var generation = table.keyGeneration().filter(k -> indexOf(columns, k.column()) < 0);
-        Split split = split(rule, table, bulk.rows(), generation, (row, column) -> {
+        Split split = split(rule, table, statement.hints(table), bulk.rows(), generation, (row, column) -> {
             int cell = indexOf(columns, column);
             return cell < 0 ? null : bulk.value(row, cell);
         });
@@ -153,7 +153,7 @@ final class InsertSplitter {
         }
     }
 
-    private static Split split(ShardingRule rule, ShardedTable table, int rows,
+    private static Split split(ShardingRule rule, ShardedTable table, HintValues hints, int rows,
                                Optional<KeyGeneration> generation, Cells cells) {
         List<Object> generated = new ArrayList<>(rows);
         Map<DataNode, List<Integer>> byNode = new LinkedHashMap<>();
@@ -166,7 +166,7 @@ final class InsertSplitter {
                         ? (Comparable<?>) key : value(cells.value(row, column), row, column, table);
                 values.put(column, List.of(new ColumnCondition.Exact(List.of(value))));
             }
-            List<DataNode> nodes = rule.tables().nodes(table, List.of(new ShardingConditions(values)));
+            List<DataNode> nodes = rule.tables().nodes(table, List.of(new ShardingConditions(values)), hints);
             if (nodes.size() != 1) {
                 throw ShardingRule.refused("row " + (row + 1) + " of this INSERT belongs to " + nodes.size()
                         + " nodes of " + table.logicalName() + " by its sharding values");

@@ -63,6 +63,12 @@ public final class ShardedTable {
         this.allTables = List.copyOf(byTable.keySet());
     }
 
+    /** Whether a strategy of it is {@code hint}: its values come from the statement's hint comment. */
+    boolean hinted() {
+        return config.databaseStrategy() instanceof StrategyConfig.Hint
+                || config.tableStrategy() instanceof StrategyConfig.Hint;
+    }
+
     /** The renames of {@code node} (one of this table's) for a statement that names this table alone. */
     Map<String, String> renamesAlone(DataNode node) {
         return renames.get(node);

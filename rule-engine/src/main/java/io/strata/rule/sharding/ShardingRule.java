@@ -318,7 +318,8 @@ public final class ShardingRule implements RoutingRule {
         private List<Map<String, String>> nodes() {
             audit();
             ShardedTable first = sharded.get(0);
-            List<DataNode> nodes = tables.nodes(first, conditions.branches(parsed, params, first, sharded));
+            List<DataNode> nodes = tables.nodes(first, conditions.branches(parsed, params, first, sharded),
+                    hints(first));
             List<Map<String, String>> out = new ArrayList<>(nodes.size());
             for (DataNode node : nodes) {
                 Map<String, String> renames = bound(sharded, node);
@@ -330,6 +331,12 @@ public final class ShardingRule implements RoutingRule {
                 out.add(bound(sharded, nodes.isEmpty() ? first.nodes().get(0) : nodes.get(0)));
             }
             return out;
+        }
+
+        /** The values the statement's leading hint gives a table with a {@code hint} strategy. */
+        HintValues hints(ShardedTable table) {
+            return table.hinted() ? HintValues.of(io.strata.rule.sql.LeadingHint.of(sql), table.lowerName())
+                    : HintValues.none();
         }
 
         /**
@@ -370,7 +377,8 @@ public final class ShardingRule implements RoutingRule {
             for (int i = 1; i < sharded.size(); i++) {
                 ShardedTable other = sharded.get(i);
                 DataNode node = new DataNode(renames.get(""), renames.get(other.lowerName()));
-                if (!tables.nodes(other, conditions.branches(parsed, params, other, sharded)).contains(node)) {
+                if (!tables.nodes(other, conditions.branches(parsed, params, other, sharded), hints(other))
+                        .contains(node)) {
                     return false;
                 }
             }

@@ -53,6 +53,9 @@ class ShardingRuleTest {
                   actualDataNodes: ds_${0..1}.t_audit
                   databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
                   auditStrategy: { auditorNames: [ sharding_key_required ], allowHintDisable: true }
+                t_hint:
+                  actualDataNodes: ds_${0..1}.t_hint
+                  databaseStrategy: { hint: { shardingAlgorithmName: hint_ds } }
               auditors:
                 sharding_key_required: { type: DML_SHARDING_CONDITIONS }
               autoTables:
@@ -63,6 +66,7 @@ class ShardingRuleTest {
               shardingAlgorithms:
                 database_mod: { type: MOD, props: { sharding-count: 2 } }
                 auto_mod: { type: MOD, props: { sharding-count: 4 } }
+                hint_ds: { type: HINT_INLINE, props: { algorithm-expression: "ds_${value % 2}" } }
                 t_order_inline: { type: INLINE, props: { algorithm-expression: "t_order_${order_id % 2}" } }
                 t_order_item_inline: { type: INLINE, props: { algorithm-expression: "t_order_item_${order_id % 2}" } }
               keyGenerators:
@@ -305,6 +309,21 @@ class ShardingRuleTest {
         // the hint lets a deliberate scan through
         assertEquals(2, route("/* SHARDINGSPHERE_HINT: DISABLE_AUDIT_NAMES=sharding_key_required */ "
                 + "SELECT * FROM t_audit").units().size());
+    }
+
+    @Test
+    void aHintStrategyTakesItsValueFromTheLeadingHintComment() {
+        // t_hint: its data source is ds_${value % 2} of the hint's SHARDING_DATABASE_VALUE
+        assertEquals(List.of("ds_1: (own)"), units(route("/* SHARDINGSPHERE_HINT: t_hint.SHARDING_DATABASE_VALUE=3 */ "
+                + "SELECT * FROM t_hint WHERE v = 'x'")));
+        assertEquals(List.of("ds_0: (own)"), units(route("/* SHARDINGSPHERE_HINT: SHARDING_DATABASE_VALUE=2 */ "
+                + "UPDATE t_hint SET v = 'y'")), "a value for every table");
+        assertEquals(List.of("ds_1: (own)"), units(route("/* strata: t_hint.sharding_database_value=5 */ "
+                + "INSERT INTO t_hint (id, v) VALUES (1, 'a'), (2, 'b')")), "every row where the hint says");
+        assertEquals(2, route("SELECT * FROM t_hint").units().size(), "no hint: every data source");
+        RouteException refused = assertThrows(RouteException.class,
+                () -> route("INSERT INTO t_hint (id, v) VALUES (1, 'a')"));
+        assertTrue(refused.getMessage().contains("belongs to 2 nodes"), refused.getMessage());
     }
 
     @Test
