@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 
@@ -485,6 +486,19 @@ class ShardingIT {
                 assertEquals(8, rs.getInt(1));
                 assertEquals(52, rs.getInt(2));
             }
+            Map<String, List<String>> layout = new java.util.HashMap<>();
+            try (ResultSet rs = st.executeQuery("SHOW STRATA SHARDING TABLES")) {
+                while (rs.next()) {
+                    layout.put(rs.getString("table"), Arrays.asList(rs.getString("data_nodes"),
+                            rs.getString("database_strategy"), rs.getString("table_strategy"),
+                            rs.getString("binding_tables")));
+                }
+            }
+            assertEquals(List.of("ds_0.t_auto_0, ds_1.t_auto_1, ds_0.t_auto_2, ds_1.t_auto_3", "none",
+                    "standard on id by auto_mod", ""), layout.get("t_auto"));
+            assertEquals(List.of("ds_0.t_order_0, ds_0.t_order_1, ds_1.t_order_0, ds_1.t_order_1",
+                    "standard on user_id by database_mod", "standard on order_id by t_order_inline",
+                    "t_order, t_order_item"), layout.get("t_order"));
             try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE SELECT v FROM t_auto WHERE id = 6")) {
                 assertTrue(rs.next());
                 assertEquals("ds_0", rs.getString("data_source"));

@@ -10,6 +10,9 @@ import io.strata.frontend.session.Session;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.query.QueryRoutingRule;
+import io.strata.rule.sharding.ShardedTable;
+import io.strata.rule.sharding.ShardingRule;
+import io.strata.rule.sharding.TableRuleConfig;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -26,12 +29,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Strata's admin statements, for users marked {@code admin: true} only (others get 1227, as MySQL without the
  * privilege): {@code SHOW STRATA DIGESTS [LIKE '...'] [ORDER BY column [ASC|DESC]] [LIMIT n]},
- * {@code FLUSH STRATA DIGESTS}, {@code SHOW STRATA QUERY RULES}; and the admin check of every other
- * {@code SHOW STRATA ...} / {@code FLUSH STRATA ...}, answered elsewhere.
+ * {@code FLUSH STRATA DIGESTS}, {@code SHOW STRATA QUERY RULES}, {@code SHOW STRATA SHARDING TABLES}; and the admin
+ * check of every other {@code SHOW STRATA ...} / {@code FLUSH STRATA ...}, answered elsewhere.
  */
 final class AdminStatements {
 
@@ -85,6 +89,9 @@ final class AdminStatements {
         }
         if (info.kind() == SqlKind.SHOW && t.size() == 4 && info.tokenIs(2, "QUERY") && info.tokenIs(3, "RULES")) {
             return Optional.of(queryRules(context));
+        }
+        if (info.kind() == SqlKind.SHOW && t.size() == 4 && info.tokenIs(2, "SHARDING") && info.tokenIs(3, "TABLES")) {
+            return Optional.of(shardingTables(context));
         }
         return Optional.empty();
     }
@@ -158,6 +165,32 @@ final class AdminStatements {
                 s.count(), SEEN.format(Instant.ofEpochMilli(s.firstSeenMillis())),
                 SEEN.format(Instant.ofEpochMilli(s.lastSeenMillis())), s.sumMicros(), s.minMicros(), s.maxMicros(),
                 s.avgMicros(), s.rowsSent(), s.rowsAffected(), s.errors(), s.warnings(), s.folded());
+    }
+
+    /** Each sharded table of each logical database: its nodes, strategies, key, auditors and binding group. */
+    private static LocalResultSet shardingTables(FrontendContext context) {
+        List<List<Object>> rows = new ArrayList<>();
+        context.ruleChains().forEach((database, chain) -> {
+            for (RoutingRule rule : chain.routingRules()) {
+                if (rule instanceof ShardingRule sharding) {
+                    for (ShardedTable table : sharding.tables().tables()) {
+                        TableRuleConfig config = table.config();
+                        rows.add(Arrays.asList(database, table.logicalName(), table.nodes().stream()
+                                .map(Object::toString).collect(Collectors.joining(", ")),
+                                config.databaseStrategy().describe(), config.tableStrategy().describe(),
+                                config.keyGenerate().map(k -> k.column() + " by " + k.keyGeneratorName())
+                                        .orElse(null),
+                                config.audit().map(a -> String.join(", ", a.auditorNames())
+                                        + (a.allowHintDisable() ? " (hint may disable)" : "")).orElse(null),
+                                String.join(", ", sharding.tables().bindingGroup(table.logicalName()))));
+                    }
+                }
+            }
+        });
+        return new LocalResultSet(List.of(ColumnDefinition41.varchar("database"), ColumnDefinition41.varchar("table"),
+                ColumnDefinition41.varchar("data_nodes"), ColumnDefinition41.varchar("database_strategy"),
+                ColumnDefinition41.varchar("table_strategy"), ColumnDefinition41.varchar("key_generate"),
+                ColumnDefinition41.varchar("auditors"), ColumnDefinition41.varchar("binding_tables")), rows);
     }
 
     private static LocalResultSet queryRules(FrontendContext context) {

@@ -129,6 +129,11 @@ public final class ShardingTables {
         throw new IllegalArgumentException(nodeOfFirst + " is no node of a table bound to " + other.logicalName());
     }
 
+    /** The tables bound with {@code table} ({@code bindingTables}), itself among them, in configured order; or none. */
+    public List<String> bindingGroup(String table) {
+        return bindingGroups.getOrDefault(key(table), List.of()).stream().map(ShardedTable::logicalName).toList();
+    }
+
     /** Where tables no rule claims live. */
     public String defaultDataSource() {
         return defaultDataSource;
