@@ -28,7 +28,8 @@ class BulkInsertTest {
 
     @Test
     void readsNumbersStringsAndNull() {
-        BulkInsert bulk = BulkInsert.cut("REPLACE INTO t (a, b, c, d) VALUE (12.50, NULL, 99999999999999999999, a + 1)");
+        BulkInsert bulk = BulkInsert.cut("REPLACE INTO t (a, b, c, d) VALUE (12.50, NULL, 99999999999999999999, "
+                + "a + 1)");
         assertEquals(new Value.Known(new BigDecimal("12.50")), bulk.value(0, 0));
         assertEquals(new Value.Known(null), bulk.value(0, 1));
         assertEquals(new Value.Known(new java.math.BigInteger("99999999999999999999")), bulk.value(0, 2));
@@ -38,7 +39,8 @@ class BulkInsertTest {
     @Test
     void keepsTheChosenRowsAsWrittenAndAddsAKeyColumn() {
         BulkInsert bulk = BulkInsert.cut("INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y'),(3,'z') AS new");
-        assertEquals("INSERT INTO t (a, b) VALUES (1, 'x'),(3,'z') AS new", bulk.withRows(List.of(0, 2), null, null, s -> s));
+        assertEquals("INSERT INTO t (a, b) VALUES (1, 'x'),(3,'z') AS new",
+                bulk.withRows(List.of(0, 2), null, null, s -> s));
         assertEquals("INSERT INTO u (a, b, `id`) VALUES (2, 'y', 7),(3,'z', 'k''s') AS new",
                 bulk.withRows(List.of(1, 2), "id", java.util.Arrays.asList(5L, 7L, "k's"),
                         s -> s.replace("INTO t ", "INTO u ")), "the head and tail renamed, the rows as written");
@@ -62,7 +64,8 @@ class BulkInsertTest {
             for (int r = 0; r < rows; r++) {
                 sql.append(r == 0 ? "(" : random.nextBoolean() ? ", (" : ",(");
                 for (int c = 0; c < width; c++) {
-                    sql.append(c == 0 ? "" : random.nextBoolean() ? ", " : ",").append(cells[random.nextInt(cells.length)]);
+                    sql.append(c == 0 ? "" : random.nextBoolean() ? ", " : ",")
+                            .append(cells[random.nextInt(cells.length)]);
                 }
                 sql.append(')');
             }
