@@ -2,6 +2,7 @@ package io.strata.rule.sharding;
 
 import io.strata.rule.sql.LeadingHint;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -63,7 +64,7 @@ public record HintValues(List<Comparable<?>> databaseValues, List<Comparable<?>>
         if (text.matches("-?\\d{1,18}")) {
             return Long.parseLong(text);
         }
-        return text.matches("-?\\d+") ? new java.math.BigInteger(text) : text;
+        return text.matches("-?\\d+") ? new BigInteger(text) : text;
     }
 
     public HintValues withDatabaseValue(Comparable<?> value) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -121,7 +122,7 @@ public final class ShardedTable {
         String name = logicalName();
         if (nodeOfTable != null) { // the table strategy picks among all tables; each lives on one data source
             List<String> tables = tableStrategy.route(allTables, name, conditions, hints.tableValues());
-            return tables.stream().map(nodeOfTable::get).filter(java.util.Objects::nonNull).toList();
+            return tables.stream().map(nodeOfTable::get).filter(Objects::nonNull).toList();
         }
         List<String> dataSources = databaseStrategy.route(this.dataSources, name, conditions,
                 hints.databaseValues());

@@ -8,6 +8,7 @@ import io.strata.rule.RouteUnit;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleBinding;
 import io.strata.rule.StatementContext;
+import io.strata.rule.sql.LeadingHint;
 import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -169,7 +170,7 @@ public final class ShardingRule implements RoutingRule {
 
     /** The auditors a leading {@code /* SHARDINGSPHERE_HINT: DISABLE_AUDIT_NAMES=a b *}{@code /} names. */
     private static List<String> disabledAuditors(String sql) {
-        String names = io.strata.rule.sql.LeadingHint.of(sql).value("disable_audit_names");
+        String names = LeadingHint.of(sql).value("disable_audit_names");
         return names == null ? List.of() : List.of(names.strip().split("[\\s,]+"));
     }
 
@@ -335,7 +336,7 @@ public final class ShardingRule implements RoutingRule {
 
         /** The values the statement's leading hint gives a table with a {@code hint} strategy. */
         HintValues hints(ShardedTable table) {
-            return table.hinted() ? HintValues.of(io.strata.rule.sql.LeadingHint.of(sql), table.lowerName())
+            return table.hinted() ? HintValues.of(LeadingHint.of(sql), table.lowerName())
                     : HintValues.none();
         }
 
@@ -347,6 +348,7 @@ public final class ShardingRule implements RoutingRule {
          */
         private void audit() {
             String auditor = null;
+            ShardedTable audited = null;
             for (ShardedTable table : sharded) {
                 AuditConfig audit = table.config().audit().orElse(null);
                 if (audit != null && auditor == null) {
@@ -354,7 +356,8 @@ public final class ShardingRule implements RoutingRule {
                     if (audit.allowHintDisable()) {
                         active.removeAll(disabledAuditors(sql));
                     }
-                    auditor = active.isEmpty() ? null : active.get(0) + " of " + table.logicalName();
+                    auditor = active.isEmpty() ? null : active.get(0);
+                    audited = table;
                 }
             }
             if (auditor == null) {
@@ -362,13 +365,17 @@ public final class ShardingRule implements RoutingRule {
             }
             for (ShardedTable table : sharded) {
                 List<String> columns = table.shardingColumns();
+                HintValues hints = hints(table);
+                if (!hints.databaseValues().isEmpty() || !hints.tableValues().isEmpty()) {
+                    return; // a hint strategy's values bound it
+                }
                 if (conditions.branches(parsed, params, table, sharded).stream()
                         .allMatch(branch -> branch.columnNames().stream().anyMatch(columns::contains))) {
                     return;
                 }
             }
-            throw refused("auditor " + auditor + " (DML_SHARDING_CONDITIONS): a statement without a condition on "
-                    + "the sharding columns " + sharded.get(0).shardingColumns() + " of " + sharded.get(0).logicalName()
+            throw refused("auditor " + auditor + " of " + audited.logicalName() + " (DML_SHARDING_CONDITIONS): a "
+                    + "statement without a condition on the sharding columns " + audited.shardingColumns()
                     + " would reach every shard");
         }
 
