@@ -58,6 +58,12 @@ class ShardingIT {
                 t_hint:
                   actualDataNodes: ds_${0..1}.t_hint
                   databaseStrategy: { hint: { shardingAlgorithmName: hint_ds } }
+                t_audit:
+                  actualDataNodes: ds_${0..1}.t_audit
+                  databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: database_mod } }
+                  auditStrategy: { auditorNames: [ sharding_key_required ] }
+              auditors:
+                sharding_key_required: { type: DML_SHARDING_CONDITIONS }
               autoTables:
                 t_auto:
                   actualDataSources: ds_${0..1}
@@ -530,6 +536,25 @@ class ShardingIT {
                 assertEquals(2, rs.getInt(1));
             }
             st.execute("DROP TABLE t_hint");
+        }
+    }
+
+    @Test
+    void anAuditorRefusesAScanOfItsTableUnlessAHintLetsItThrough() throws SQLException {
+        try (Connection c = connect(Driver.MARIADB, false); Statement st = c.createStatement()) {
+            SQLException refused = assertThrows(SQLException.class,
+                    () -> st.executeQuery("SELECT * FROM t_audit WHERE v = 'x'"));
+            assertEquals(1235, refused.getErrorCode());
+            assertTrue(refused.getMessage().contains("auditor sharding_key_required of t_audit "
+                    + "(DML_SHARDING_CONDITIONS)"), refused.getMessage());
+            List<String> routed = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE /* SHARDINGSPHERE_HINT: "
+                    + "DISABLE_AUDIT_NAMES=sharding_key_required */ SELECT * FROM t_audit WHERE v = 'x'")) {
+                while (rs.next()) {
+                    routed.add(rs.getString("data_source"));
+                }
+            }
+            assertEquals(List.of("ds_0", "ds_1"), routed, "the hint lets the scan through to every shard");
         }
     }
 
