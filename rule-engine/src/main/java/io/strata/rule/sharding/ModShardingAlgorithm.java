@@ -34,7 +34,9 @@ record ModShardingAlgorithm(String name, int shardingCount, int startOffset, int
 
     @Override
     public String target(List<String> targets, ShardingValue value) {
-        long index = number(value).mod(BigInteger.valueOf(shardingCount)).longValue();
+        long index = value.value() instanceof Long whole && startOffset == 0 && stopOffset == 0
+                ? Math.floorMod(whole, (long) shardingCount) // the usual key: no BigInteger made
+                : number(value).mod(BigInteger.valueOf(shardingCount)).longValue();
         return TargetNames.withIndex(targets, index)
                 .orElseThrow(() -> TargetNames.noTarget(describe(), value, index, targets));
     }
