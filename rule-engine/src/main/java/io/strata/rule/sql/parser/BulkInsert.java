@@ -188,8 +188,7 @@ public final class BulkInsert {
         int from = negative || tokens.isSymbol(0, '+') ? 1 : 0;
         if (tokens.size() - from == 1 && digits(tokens, from)) {
             BigInteger n = new BigInteger(tokens.text(from));
-            n = negative ? n.negate() : n;
-            return n.bitLength() < 64 ? (Object) n.longValue() : n;
+            return NormalizedStatement.wholeNumber(negative ? n.negate() : n);
         }
         if (tokens.size() - from == 3 && digits(tokens, from) && tokens.isSymbol(from + 1, '.')
                 && digits(tokens, from + 2)) {
@@ -200,13 +199,7 @@ public final class BulkInsert {
     }
 
     private static boolean digits(SqlTokens tokens, int index) {
-        String word = tokens.text(index);
-        for (int i = 0; i < word.length(); i++) {
-            if (word.charAt(i) < '0' || word.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return tokens.get(index).kind() == SqlTokens.Kind.WORD && !word.isEmpty();
+        return tokens.get(index).kind() == SqlTokens.Kind.WORD && NormalizedStatement.isDigits(tokens.text(index));
     }
 
     /**

@@ -41,8 +41,7 @@ public record NormalizedStatement(String text, ParsedStatement parsed, List<Obje
                     value = new BigDecimal(sql.substring(token.start(), end));
                     i += 2;
                 } else {
-                    BigInteger n = new BigInteger(tokens.text(i));
-                    value = n.bitLength() < 64 ? (Object) n.longValue() : n;
+                    value = wholeNumber(new BigInteger(tokens.text(i)));
                 }
             } else {
                 continue;
@@ -58,7 +57,12 @@ public record NormalizedStatement(String text, ParsedStatement parsed, List<Obje
         return new Object[] {text.toString(), values};
     }
 
-    private static boolean isDigits(String word) {
+    /** A whole number as a literal is read: a Long when it fits, else the BigInteger. */
+    static Object wholeNumber(BigInteger n) {
+        return n.bitLength() < 64 ? (Object) n.longValue() : n;
+    }
+
+    static boolean isDigits(String word) {
         for (int i = 0; i < word.length(); i++) {
             if (word.charAt(i) < '0' || word.charAt(i) > '9') {
                 return false;

@@ -37,7 +37,7 @@ public final class ParameterInliner {
                 int start = tokens.get(i).start();
                 int end = tokens.get(i).end();
                 int index;
-                if (i + 1 < tokens.size() && tokens.get(i + 1).start() == end && isDigits(tokens.text(i + 1))) {
+                if (numberedMark(tokens, i)) {
                     index = Integer.parseInt(tokens.text(i + 1)) - 1; // ?n
                     end = tokens.get(i + 1).end();
                     numbered = true;
@@ -72,7 +72,7 @@ public final class ParameterInliner {
             if (tokens.isSymbol(i, '?')) {
                 next++;
                 int end = tokens.get(i).end();
-                if (i + 1 < tokens.size() && tokens.get(i + 1).start() == end && isDigits(tokens.text(i + 1))) {
+                if (numberedMark(tokens, i)) {
                     if (Integer.parseInt(tokens.text(i + 1)) != next) {
                         return null;
                     }
@@ -99,13 +99,10 @@ public final class ParameterInliner {
         return out.append(sql, copied, sql.length()).toString();
     }
 
-    private static boolean isDigits(String word) {
-        for (int i = 0; i < word.length(); i++) {
-            if (word.charAt(i) < '0' || word.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return !word.isEmpty();
+    /** Whether the {@code ?} at token {@code i} is numbered ({@code ?n}, as {@link #numbered} writes it). */
+    private static boolean numberedMark(SqlTokens tokens, int i) {
+        return i + 1 < tokens.size() && tokens.get(i + 1).start() == tokens.get(i).end()
+                && NormalizedStatement.isDigits(tokens.text(i + 1));
     }
 
     /** A value as a SQL literal the server reads as the same value of the same type. */
