@@ -61,7 +61,7 @@ public final class ShardedTable {
         config.nodes().forEach(node -> byTable.put(node.table(), node));
         this.nodeOfTable = config.databaseStrategy() instanceof StrategyConfig.None && dataSources.size() > 1
                 && byTable.size() == config.nodes().size() ? byTable : null;
-        this.allTables = List.copyOf(byTable.keySet());
+        this.allTables = nodeOfTable == null ? List.of() : List.copyOf(byTable.keySet());
     }
 
     /** Whether a strategy of it is {@code hint}: its values come from the statement's hint comment. */
