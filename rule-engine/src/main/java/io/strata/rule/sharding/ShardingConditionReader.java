@@ -60,6 +60,21 @@ final class ShardingConditionReader {
             dnf = read(parsed, table, named);
             shapes.put(new Shape(parsed.ast(), table), dnf);
         }
+        return conditions(dnf, params);
+    }
+
+    /**
+     * The OR branches of the conditions {@code where} (a query block's WHERE) puts on one mention of {@code table}:
+     * columns qualified with {@code qualifier}, or unqualified where the block names {@code table} {@code alone}.
+     */
+    List<ShardingConditions> branches(Condition where, ShardedTable table, String qualifier, boolean alone,
+                                      List<Object> params) {
+        return conditions(where == null ? List.of(List.of()) : dnf(where, table, Set.of(qualifier), alone),
+                params);
+    }
+
+    /** Each branch's comparisons with {@code ?} read as {@code params}' values. */
+    private static List<ShardingConditions> conditions(List<List<Atom>> dnf, List<Object> params) {
         List<ShardingConditions> branches = new ArrayList<>(dnf.size());
         for (List<Atom> branch : dnf) {
             ShardingConditions conditions = ShardingConditions.none();

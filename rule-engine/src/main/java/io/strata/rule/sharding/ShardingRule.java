@@ -21,6 +21,8 @@ import io.strata.rule.sql.parser.SqlParser;
 import io.strata.rule.sql.parser.StatementType;
 import io.strata.rule.sql.parser.TableName;
 import io.strata.rule.sql.parser.TableRenamer;
+import io.strata.rule.sql.parser.StatementValues;
+import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 
 import java.util.ArrayList;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,6 +54,9 @@ public final class ShardingRule implements RoutingRule {
     private final ShardingConditionReader conditions = new ShardingConditionReader();
     /** The route of the client's own statement to one node, by its renames (as many as there are nodes). */
     private final Map<Map<String, String>, RouteResult> passthrough = new ConcurrentHashMap<>();
+    /** Each statement shape's proof that its rows meet on one node, by its parsed tree (shared per shape). */
+    private final Map<Statement, NodeLocality> localities = new ConcurrentHashMap<>();
+    private static final int MAX_LOCALITIES = 4096;
 
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
         this.database = database;
@@ -331,7 +337,54 @@ public final class ShardingRule implements RoutingRule {
             if (out.isEmpty()) {
                 out.add(bound(sharded, nodes.isEmpty() ? first.nodes().get(0) : nodes.get(0)));
             }
-            return out;
+            return local(out);
+        }
+
+        /**
+         * The nodes whose answers, merged, are the statement's: {@code nodes} when its rows meet on one node
+         * ({@link NodeLocality}); else the one node where the conditions of each mention of a sharded table put
+         * all its rows, or a refusal.
+         */
+        private List<Map<String, String>> local(List<Map<String, String>> nodes) {
+            NodeLocality locality = locality(parsed);
+            if (locality.everywhere() || nodes.size() == 1 && locality.components().size() <= 1) {
+                return nodes;
+            }
+            Set<Integer> positions = new TreeSet<>();
+            for (List<NodeLocality.Instance> component : locality.components()) {
+                Set<Integer> common = null;
+                for (NodeLocality.Instance instance : component) {
+                    Set<Integer> own = positions(instance);
+                    if (common == null) {
+                        common = own;
+                    } else {
+                        common.retainAll(own);
+                    }
+                }
+                positions.addAll(common);
+            }
+            if (positions.size() > 1) {
+                throw refused(locality.components().size() > 1 ? locality.whyApart() : "an outer join keeps every "
+                        + "row of " + locality.preservedBroadcast() + " while it joins sharded rows on several "
+                        + "shards, so each shard would add the rows it does not match: keep the sharded table's "
+                        + "rows instead, or add conditions on its sharding columns that pick one shard");
+            }
+            // one node holds every row the statement reads (or none holds any: any one node answers)
+            return positions.isEmpty() ? List.of(nodes.get(0))
+                    : List.of(bound(sharded, sharded.get(0).nodes().get(positions.iterator().next())));
+        }
+
+        /** The positions of the nodes where the conditions of its own query block put a mention's rows. */
+        private Set<Integer> positions(NodeLocality.Instance instance) {
+            var where = instance.block().where();
+            List<ShardingConditions> branches = conditions.branches(where == null ? null
+                            : StatementValues.condition(where), instance.table(), instance.qualifier(),
+                    instance.block().single(), params);
+            Set<Integer> positions = new TreeSet<>();
+            for (DataNode node : tables.nodes(instance.table(), branches, hints(instance.table()))) {
+                positions.add(instance.table().positionOf(node));
+            }
+            return positions;
         }
 
         /** The values the statement's leading hint gives a table with a {@code hint} strategy. */
@@ -391,6 +444,22 @@ public final class ShardingRule implements RoutingRule {
             }
             return true;
         }
+    }
+
+    /** The proof of a statement shape, read once. */
+    private NodeLocality locality(ParsedStatement parsed) {
+        if (parsed.ast() == null) {
+            return NodeLocality.of(null, tables, broadcast, database);
+        }
+        NodeLocality locality = localities.get(parsed.ast());
+        if (locality == null) {
+            if (localities.size() >= MAX_LOCALITIES) {
+                localities.clear(); // a bound, not an LRU, as the plans'
+            }
+            locality = NodeLocality.of(parsed.ast(), tables, broadcast, database);
+            localities.put(parsed.ast(), locality);
+        }
+        return locality;
     }
 
     /** The renames of a node and of the tables bound to it at the same position. */

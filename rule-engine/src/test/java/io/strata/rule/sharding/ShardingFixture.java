@@ -4,11 +4,19 @@ import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
+import io.strata.rule.RouteResult;
+import io.strata.rule.RuleChain;
+import io.strata.rule.SessionRouteState;
+import io.strata.rule.StatementContext;
+import io.strata.rule.builtin.BuiltInRules;
+import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sql.SqlClassifier;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +79,29 @@ final class ShardingFixture {
                     Map.of()));
         }
         return new DatabaseConfig("shop", dataSources, rules);
+    }
+
+    /** The rule chain of database shop over ds_0 and ds_1, its rules the YAML list {@code rules}. */
+    static RuleChain chain(String rules) {
+        List<RuleConfig> configs = new ArrayList<>();
+        for (Object rule : (List<?>) new Yaml().load(rules)) {
+            Map<String, Object> props = new LinkedHashMap<>();
+            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
+            configs.add(new RuleConfig((String) props.remove("type"), props));
+        }
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        for (String name : List.of("ds_0", "ds_1")) {
+            dataSources.put(name, DataSourceConfig.of(name, "jdbc:mariadb://127.0.0.1:3306/shop", "app", "app",
+                    Map.of()));
+        }
+        return RuleChain.of(new DatabaseConfig("shop", dataSources, configs), "config-shop.yaml",
+                new HealthRegistry(), BuiltInRules.factories());
+    }
+
+    /** The route of a statement in {@code chain}, outside a transaction, with {@code params} for its {@code ?}. */
+    static RouteResult route(RuleChain chain, String sql, Object... params) {
+        return chain.route(new StatementContext("shop", SqlClassifier.classify(sql), false, Map.of(), false,
+                new SessionRouteState(), () -> Arrays.asList(params)));
     }
 
     static ShardingRuleConfig config(String yaml) {

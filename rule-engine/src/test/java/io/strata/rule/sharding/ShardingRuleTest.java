@@ -1,8 +1,5 @@
 package io.strata.rule.sharding;
 
-import io.strata.config.DataSourceConfig;
-import io.strata.config.DatabaseConfig;
-import io.strata.config.RuleConfig;
 import io.strata.rule.QueryMerge;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
@@ -10,17 +7,11 @@ import io.strata.rule.RouteUnit;
 import io.strata.rule.RuleChain;
 import io.strata.rule.SessionRouteState;
 import io.strata.rule.StatementContext;
-import io.strata.rule.builtin.BuiltInRules;
-import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlClassifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.yaml.snakeyaml.Yaml;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -75,27 +66,10 @@ class ShardingRuleTest {
               tables: [t_dict]
             """;
 
-    private static final RuleChain CHAIN = chain();
-
-    private static RuleChain chain() {
-        List<RuleConfig> rules = new ArrayList<>();
-        for (Object rule : (List<?>) new Yaml().load(RULES)) {
-            Map<String, Object> props = new LinkedHashMap<>();
-            ((Map<?, ?>) rule).forEach((k, v) -> props.put((String) k, v));
-            rules.add(new RuleConfig((String) props.remove("type"), props));
-        }
-        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
-        for (String name : List.of("ds_0", "ds_1")) {
-            dataSources.put(name, DataSourceConfig.of(name, "jdbc:mariadb://127.0.0.1:3306/shop", "app", "app",
-                    Map.of()));
-        }
-        return RuleChain.of(new DatabaseConfig("shop", dataSources, rules), "config-shop.yaml", new HealthRegistry(),
-                BuiltInRules.factories());
-    }
+    private static final RuleChain CHAIN = ShardingFixture.chain(RULES);
 
     private static RouteResult route(String sql, Object... params) {
-        return CHAIN.route(new StatementContext("shop", SqlClassifier.classify(sql), false, Map.of(), false,
-                new SessionRouteState(), () -> Arrays.asList(params)));
+        return ShardingFixture.route(CHAIN, sql, params);
     }
 
     private static List<String> units(RouteResult route) {
@@ -158,9 +132,9 @@ class ShardingRuleTest {
     @Test
     void boundTablesJoinOnEachNode() {
         assertEquals(List.of("ds_1: SELECT * FROM `t_order_1` o JOIN `t_order_item_1` i ON o.order_id = i.order_id "
-                        + "WHERE o.user_id = 1 AND o.order_id = 5"),
+                        + "AND o.user_id = i.user_id WHERE o.user_id = 1 AND o.order_id = 5"),
                 units(route("SELECT * FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id "
-                        + "WHERE o.user_id = 1 AND o.order_id = 5")));
+                        + "AND o.user_id = i.user_id WHERE o.user_id = 1 AND o.order_id = 5")));
     }
 
     @Test
@@ -376,7 +350,9 @@ class ShardingRuleTest {
             "INSERT INTO t_order (order_id, status) VALUES (1, 'x')|without its sharding column user_id",
             "INSERT INTO t_order SELECT * FROM t_order_item|INSERT",
             "INSERT INTO t_order (order_id, user_id) VALUES (1, 1) ON DUPLICATE KEY UPDATE user_id = 2|user_id",
-            "SELECT * FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)|subquery",
+            "SELECT * FROM t_order WHERE order_id IN (SELECT order_id FROM t_order_item)|not joined on equal",
+            "SELECT * FROM t_order o WHERE EXISTS (SELECT 1 FROM t_order_item i WHERE i.order_id = o.order_id "
+                    + "AND i.user_id = o.user_id)|subquery",
             "SELECT order_id FROM t_order UNION SELECT order_id FROM t_order_item|UNION",
             "SELECT COUNT(DISTINCT user_id, status) FROM t_order|several expressions",
             "SELECT SUM(amount) / 2 FROM t_order|inside an expression",

@@ -148,6 +148,11 @@ public final class StatementValues {
         return where == null ? null : condition(where, params);
     }
 
+    /** A condition of a statement's tree (a WHERE of any of its query blocks), its {@code ?} left unbound. */
+    public static Condition condition(Expression expression) {
+        return condition(expression, List.of());
+    }
+
     static Condition condition(Expression expression, List<Object> params) {
         return switch (expression) {
             case AndExpression and -> new Condition.And(List.of(condition(and.getLeftExpression(), params),
