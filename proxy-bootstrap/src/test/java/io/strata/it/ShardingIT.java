@@ -89,8 +89,10 @@ class ShardingIT {
             "CREATE TABLE %s (item_id BIGINT PRIMARY KEY, order_id BIGINT NOT NULL, user_id INT NOT NULL, qty INT)",
             "CREATE TABLE %s (id INT PRIMARY KEY, v VARCHAR(10), w VARCHAR(10) COLLATE utf8mb4_nopad_bin, "
                     + "p VARCHAR(10) COLLATE utf8mb4_bin)",
-            "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, name VARCHAR(20))"};
-    private static final String[] LOGICAL = {"t_order", "t_order_item", "t_range", "t_dict"};
+            "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, name VARCHAR(20))",
+            "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, label VARCHAR(20))"};
+    /** t_single is neither sharded nor broadcast: it lives on ds_0 alone. */
+    private static final String[] LOGICAL = {"t_order", "t_order_item", "t_range", "t_dict", "t_single"};
     private static final String[] STATUSES = {"new", "paid", "shipped", "Paid", null};
     private static final String[] NOTES = {"a", "B", "c", "A", "b", "C "};
     /** Values of a NO PAD column: trailing spaces make them different values. */
@@ -166,6 +168,7 @@ class ShardingIT {
         sql.add(items.toString());
         sql.add(range.toString());
         sql.add("INSERT INTO t_dict VALUES ('new', 'New'), ('paid', 'Paid'), ('shipped', 'Shipped')");
+        sql.add("INSERT INTO t_single VALUES ('new', 'fresh'), ('shipped', 'gone'), ('lost', 'lost')");
         return sql;
     }
 
@@ -448,7 +451,8 @@ class ShardingIT {
             assertTrue(refused.getMessage().contains("GROUP_CONCAT"), refused.getMessage());
             refused = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM t_order WHERE "
                     + "order_id IN (SELECT order_id FROM t_order_item)"));
-            assertTrue(refused.getMessage().contains("subquery"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("t_order and t_order_item are not joined on equal sharding "
+                    + "columns"), refused.getMessage());
             refused = assertThrows(SQLException.class, () -> st.executeUpdate("DELETE FROM t_order LIMIT 1"));
             assertTrue(refused.getMessage().contains("LIMIT"), refused.getMessage());
             try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE SELECT * FROM t_order WHERE user_id = 3")) {
@@ -638,6 +642,168 @@ class ShardingIT {
             }
         }
         assertEquals(rows, found);
+    }
+
+    /** The wrong answers and their node-local counterparts: each answers as the plain database or is refused. */
+    static List<String> joinShapes() {
+        return List.of(
+                "SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.user_id = b.user_id "
+                        + "AND a.order_id < b.order_id",
+                "SELECT o.order_id, i.item_id FROM t_order o JOIN t_order_item i ON o.user_id = i.user_id",
+                "SELECT d.code, o.order_id FROM t_dict d LEFT JOIN t_order o ON o.status = d.code",
+                "SELECT d.code, o.order_id FROM t_order o RIGHT JOIN t_dict d ON o.status = d.code",
+                "SELECT COUNT(*), COUNT(DISTINCT a.order_id) FROM t_order a JOIN t_order b ON a.status = b.status",
+                "SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.user_id + 0 = b.user_id "
+                        + "AND a.order_id = b.order_id",
+                "SELECT * FROM t_order WHERE user_id = 3 AND order_id = 1 AND amount < (SELECT AVG(amount) "
+                        + "FROM t_order)",
+                "SELECT o.order_id FROM t_order o WHERE o.user_id = 7 AND o.order_id = 1 AND o.status IN "
+                        + "(SELECT d.code FROM t_dict d JOIN t_order x ON x.status = d.code WHERE x.amount > 50)");
+    }
+
+    /** Shapes whose rows meet on one node: they must be answered, as the plain database answers them. */
+    static List<String> nodeLocalJoins() {
+        return List.of(
+                "SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.user_id = b.user_id "
+                        + "AND a.order_id = b.order_id",
+                "SELECT o.order_id, i.item_id, i.qty FROM t_order o JOIN t_order_item i ON o.order_id = i.order_id "
+                        + "AND o.user_id = i.user_id",
+                "SELECT o.user_id, COUNT(*), SUM(i.qty) FROM t_order o JOIN t_order_item i USING (user_id, order_id) "
+                        + "GROUP BY o.user_id",
+                "SELECT o.order_id, d.name FROM t_order o LEFT JOIN t_dict d ON o.status = d.code",
+                "SELECT o.order_id, d.name FROM t_dict d RIGHT JOIN t_order o ON o.status = d.code",
+                "SELECT d.code, o.order_id FROM t_dict d LEFT JOIN t_order o ON o.status = d.code "
+                        + "WHERE o.user_id = 7 AND o.order_id = 1",
+                "SELECT a.order_id, b.order_id FROM t_order a JOIN t_order b ON a.status = b.status "
+                        + "WHERE a.user_id = 7 AND a.order_id = 1 AND b.user_id = 7 AND b.order_id = 1",
+                "SELECT o.order_id FROM t_order o WHERE o.user_id = 7 AND o.order_id = 1 AND NOT EXISTS "
+                        + "(SELECT 1 FROM t_order_item i WHERE i.user_id = o.user_id AND i.order_id = o.order_id "
+                        + "AND i.qty > 3)",
+                "SELECT DISTINCT d.name FROM t_order o JOIN t_dict d ON d.code = o.status ORDER BY d.name");
+    }
+
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("io.strata.it.StrataFixture#clients")
+    void joinsAnswerAsOnePlainDatabaseOrAreRefused(Driver driver, boolean binary) throws SQLException {
+        try (Connection plain = plain(driver, binary); Connection sharded = connect(driver, binary)) {
+            for (String sql : joinShapes()) {
+                assertSameAnswerOrRefused(sql, plain, sharded, binary);
+            }
+            for (String sql : nodeLocalJoins()) {
+                assertSameAnswer(sql, plain, sharded, binary);
+            }
+        }
+    }
+
+    /**
+     * Joins drawn by a seeded generator: pairs of sharded, bound, broadcast and single tables (or one table twice),
+     * inner, outer and comma joins on random columns, with and without conditions that pick one node. None may
+     * answer differently from the plain database; some are answered and some refused.
+     */
+    @Test
+    void generatedJoinsAnswerAsOnePlainDatabaseOrAreRefused() throws SQLException {
+        Random random = new Random(20261128);
+        int answered = 0;
+        int refused = 0;
+        try (Connection plain = plain(Driver.MARIADB, false); Connection sharded = connect(Driver.MARIADB, false)) {
+            for (int n = 0; n < 150; n++) {
+                String sql = generatedJoin(random);
+                if (assertSameAnswerOrRefused(sql, plain, sharded, false)) {
+                    answered++;
+                } else {
+                    refused++;
+                }
+            }
+        }
+        assertTrue(answered >= 30 && refused >= 30, answered + " answered, " + refused + " refused: the generator "
+                + "should draw both kinds");
+    }
+
+    /** The tables a generated join draws from, with their integer and text columns. */
+    private record JoinTable(String name, List<String> numbers, List<String> texts) {
+    }
+
+    private static final List<JoinTable> JOIN_TABLES = List.of(
+            new JoinTable("t_order", List.of("order_id", "user_id"), List.of("status")),
+            new JoinTable("t_order", List.of("order_id", "user_id"), List.of("status")),
+            new JoinTable("t_order_item", List.of("order_id", "user_id", "qty"), List.of()),
+            new JoinTable("t_range", List.of("id"), List.of("v")),
+            new JoinTable("t_dict", List.of(), List.of("code", "name")),
+            new JoinTable("t_single", List.of(), List.of("code", "label")));
+
+    private static String generatedJoin(Random random) {
+        JoinTable a = JOIN_TABLES.get(random.nextInt(JOIN_TABLES.size()));
+        JoinTable b = JOIN_TABLES.get(random.nextInt(JOIN_TABLES.size()));
+        List<String> on = new ArrayList<>();
+        boolean sharded = a.numbers().contains("user_id") && b.numbers().contains("user_id");
+        if (sharded && random.nextInt(3) == 0) { // the binding's own columns, sometimes only one of them
+            on.add("a.user_id = b.user_id");
+            if (random.nextInt(4) > 0) {
+                on.add("a.order_id = b.order_id");
+            }
+        } else {
+            boolean numbers = !a.numbers().isEmpty() && !b.numbers().isEmpty()
+                    && (a.texts().isEmpty() || b.texts().isEmpty() || random.nextBoolean());
+            List<String> left = numbers ? a.numbers() : a.texts();
+            List<String> right = numbers ? b.numbers() : b.texts();
+            if (left.isEmpty() || right.isEmpty()) {
+                left = a.texts().isEmpty() ? a.numbers() : a.texts();
+                right = b.texts().isEmpty() ? b.numbers() : b.texts();
+                on.add("CAST(a." + left.get(0) + " AS CHAR) = CAST(b." + right.get(0) + " AS CHAR)");
+            } else {
+                on.add("a." + pick(random, left) + " = b." + pick(random, right)
+                        + (numbers && random.nextInt(5) == 0 ? " + 0" : ""));
+            }
+        }
+        if (a.numbers().contains("order_id") && b.numbers().contains("order_id") && random.nextInt(3) == 0) {
+            on.add("a.order_id < b.order_id + 3");
+        }
+        String where = "";
+        if (a.numbers().contains("user_id") && random.nextInt(3) == 0) {
+            int order = 1 + random.nextInt(200);
+            where = " WHERE a.user_id = " + order * 7 % 13 + " AND a.order_id = " + order
+                    + (b.numbers().contains("user_id") && random.nextBoolean()
+                    ? " AND b.user_id = " + order * 7 % 13 + " AND b.order_id = " + order : "");
+        }
+        String columns = "a." + first(a) + ", b." + first(b);
+        String select = random.nextInt(4) == 0 ? "COUNT(*), COUNT(b." + first(b) + ")" : columns;
+        String from = a.name() + " a";
+        String join = switch (random.nextInt(4)) {
+            case 0 -> from + " LEFT JOIN " + b.name() + " b ON " + String.join(" AND ", on);
+            case 1 -> from + " RIGHT JOIN " + b.name() + " b ON " + String.join(" AND ", on);
+            case 2 -> from + ", " + b.name() + " b";
+            default -> from + " JOIN " + b.name() + " b ON " + String.join(" AND ", on);
+        };
+        if (join.contains(", ")) {
+            where = (where.isEmpty() ? " WHERE " : where + " AND ") + String.join(" AND ", on);
+        }
+        return "SELECT " + select + " FROM " + join + where;
+    }
+
+    private static String first(JoinTable table) {
+        return table.numbers().isEmpty() ? table.texts().get(0) : table.numbers().get(0);
+    }
+
+    private static String pick(Random random, List<String> columns) {
+        return columns.get(random.nextInt(columns.size()));
+    }
+
+    /**
+     * Asserts the sharded answer is the plain one, unless Strata refused the statement as one it cannot answer
+     * exactly (1235); returns whether it answered.
+     */
+    private static boolean assertSameAnswerOrRefused(String sql, Connection plain, Connection sharded,
+                                                     boolean binary) throws SQLException {
+        List<List<String>> expected = answer(plain, sql, binary, CASE_AND_PADDING);
+        List<List<String>> actual;
+        try {
+            actual = answer(sharded, sql, binary, CASE_AND_PADDING);
+        } catch (SQLException e) {
+            assertEquals(1235, e.getErrorCode(), sql + ": " + e.getMessage());
+            return false;
+        }
+        assertEquals(expected, actual, sql);
+        return true;
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
