@@ -259,43 +259,44 @@ final class NodeLocality {
         }
 
         void update(Update update) {
-            Block block = new Block(null);
             List<Join> joins = new ArrayList<>();
-            if (update.getStartJoins() != null) {
-                joins.addAll(update.getStartJoins());
-            }
-            if (update.getJoins() != null) {
-                joins.addAll(update.getJoins());
-            }
-            from(update.getTable(), joins, block);
-            block.where = update.getWhere();
-            equalities(update.getWhere(), block, block.sources);
-            subqueries(update.getWhere(), block);
+            addAll(joins, update.getStartJoins());
+            addAll(joins, update.getJoins());
+            Block block = write(update.getTable(), joins, update.getWhere(), update.getOrderByElements());
             if (update.getUpdateSets() != null) {
                 update.getUpdateSets().forEach(set -> subqueries(set.getValues(), block));
             }
-            orderBy(update.getOrderByElements(), block);
         }
 
         void delete(Delete delete) {
-            Block block = new Block(null);
             List<Join> joins = new ArrayList<>();
             if (delete.getUsingList() != null) {
-                for (Table table : delete.getUsingList()) {
+                for (Table table : delete.getUsingList()) { // DELETE ... USING a, b: a comma join
                     Join comma = new Join();
                     comma.setSimple(true);
                     comma.setFromItem(table);
                     joins.add(comma);
                 }
             }
-            if (delete.getJoins() != null) {
-                joins.addAll(delete.getJoins());
+            addAll(joins, delete.getJoins());
+            write(delete.getTable(), joins, delete.getWhere(), delete.getOrderByElements());
+        }
+
+        /** An UPDATE's or DELETE's one block: its tables, joins, WHERE and ORDER BY. */
+        private Block write(Table table, List<Join> joins, Expression where, List<OrderByElement> orderBy) {
+            Block block = new Block(null);
+            from(table, joins, block);
+            block.where = where;
+            equalities(where, block, block.sources);
+            subqueries(where, block);
+            orderBy(orderBy, block);
+            return block;
+        }
+
+        private static void addAll(List<Join> joins, List<Join> more) {
+            if (more != null) {
+                joins.addAll(more);
             }
-            from(delete.getTable(), joins, block);
-            block.where = delete.getWhere();
-            equalities(delete.getWhere(), block, block.sources);
-            subqueries(delete.getWhere(), block);
-            orderBy(delete.getOrderByElements(), block);
         }
 
         private void orderBy(List<OrderByElement> elements, Block block) {
