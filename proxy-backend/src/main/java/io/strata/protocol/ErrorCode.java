@@ -25,8 +25,14 @@ public enum ErrorCode {
     UNKNOWN_STMT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
-    BACKEND_UNAVAILABLE(2003, "HY000", "Can't connect to backend data source '%s': %s"),
-    BACKEND_LOST(2013, "HY000", "Lost connection to backend data source '%s' during query: %s"),
+    /*
+     * A backend's trouble is said with server codes: 2000-2999 are the client library's own (CR_*), which a server
+     * never sends and the mariadb CLI prints as a malformed packet. These are MySQL's for a data source behind the
+     * server (ER_CONNECT_TO_FOREIGN_DATA_SOURCE, ER_QUERY_ON_FOREIGN_DATA_SOURCE); the argument names the data
+     * source and its logical database (DataSourceConfig.describe).
+     */
+    BACKEND_UNAVAILABLE(1429, "HY000", "Can't connect to backend %s: %s"),
+    BACKEND_LOST(1430, "HY000", "Lost connection to backend %s during query: %s"),
     POOL_EXHAUSTED(1040, "08004", "Too many connections: %s"),
     TOO_MANY_CONNECTIONS(1040, "08004", "Too many connections"),
     USER_CONNECTIONS(1203, "42000", "User %s already has more than 'max_user_connections' active connections"),

@@ -414,7 +414,7 @@ class PreparedStatementIT {
             Thread.sleep(300);
             ErrPacket lost = RawClient.error(client.query("SELECT 1"));
             assertNotNull(lost, "the transaction is gone, and the client hears so");
-            assertEquals(2013, lost.errorCode());
+            assertEquals(1430, lost.errorCode());
             assertEquals("1", SessionIT.text(client.query("SELECT 1")), "and the session goes on");
         }
     }

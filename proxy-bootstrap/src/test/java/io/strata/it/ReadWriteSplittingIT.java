@@ -288,7 +288,7 @@ class ReadWriteSplittingIT {
 
                 SQLException error = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
                         () -> query(fs, "SELECT * FROM items WHERE id = 1"));
-                assertEquals(2003, error.getErrorCode());
+                assertEquals(1429, error.getErrorCode());
                 assertTrue(error.getMessage().contains("No replica of read/write group 'rw' is in rotation: "
                         + "replica_0: replication stopped"), error.getMessage());
                 fs.executeUpdate("INSERT INTO items VALUES (4000, 'still writes')");

@@ -188,7 +188,7 @@ public final class ConfigLoader {
         String password = entry.secret("password");
         checkPoolNumbers(entry);
         return new DataSourceConfig(name, (String) entry.value("url"), username, password, url.host(), url.port(),
-                url.schema(), entry.without(CONNECTION_KEYS));
+                url.schema(), entry.without(CONNECTION_KEYS), "");
     }
 
     private static JdbcUrl jdbcUrl(YamlMap entry) {

@@ -11,9 +11,11 @@ import java.util.Objects;
  * @param port      server port taken from the URL, 3306 when it has none
  * @param schema    schema taken from the URL, empty when it has none
  * @param poolProps HikariCP properties by their HikariCP names, read-only
+ * @param database  the logical database whose data source it is (names are local to a config-*.yaml, so two
+ *                  databases may each have a ds_0); empty until a {@link DatabaseConfig} holds it
  */
 public record DataSourceConfig(String name, String url, String username, String password, String host, int port,
-                               String schema, Map<String, Object> poolProps) {
+                               String schema, Map<String, Object> poolProps, String database) {
 
     public static final String MAXIMUM_POOL_SIZE = "maximumPoolSize";
     public static final String CONNECTION_TIMEOUT = "connectionTimeout";
@@ -35,6 +37,24 @@ public record DataSourceConfig(String name, String url, String username, String 
         Objects.requireNonNull(schema, "schema");
         poolProps = Immutable.deepMap(poolProps);
         requireWholeNumbers(poolProps);
+        database = database == null ? "" : database;
+    }
+
+    /** The same data source, of {@code database}. */
+    public DataSourceConfig inDatabase(String database) {
+        return database.equals(this.database) ? this : new DataSourceConfig(name, url, username, password, host,
+                port, schema, poolProps, database);
+    }
+
+    /** How messages name it: {@code data source 'ds_0' of database 'shop'}. */
+    public String describe() {
+        return describe(database, name);
+    }
+
+    /** How messages name data source {@code name} of {@code database}. */
+    public static String describe(String database, String name) {
+        return "data source '" + name + "'" + (database == null || database.isEmpty() ? ""
+                : " of database '" + database + "'");
     }
 
     /**
@@ -47,7 +67,7 @@ public record DataSourceConfig(String name, String url, String username, String 
                                       Map<String, Object> poolProps) {
         JdbcUrl parsed = JdbcUrl.parse(Objects.requireNonNull(url, "url"));
         return new DataSourceConfig(name, url, username, password, parsed.host(), parsed.port(), parsed.schema(),
-                poolProps);
+                poolProps, "");
     }
 
     public int maximumPoolSize() {

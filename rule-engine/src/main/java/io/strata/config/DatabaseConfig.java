@@ -1,5 +1,6 @@
 package io.strata.config;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +19,9 @@ public record DatabaseConfig(String databaseName, Map<String, DataSourceConfig> 
 
     public DatabaseConfig {
         Objects.requireNonNull(databaseName, "databaseName");
-        dataSources = Immutable.orderedMap(dataSources);
+        Map<String, DataSourceConfig> own = new LinkedHashMap<>();
+        dataSources.forEach((name, dataSource) -> own.put(name, dataSource.inDatabase(databaseName)));
+        dataSources = Immutable.orderedMap(own);
         rules = List.copyOf(rules);
     }
 

@@ -44,11 +44,11 @@ class DatabaseConfigLoadingTest {
         assertEquals("sbtest", database.databaseName());
         assertEquals(List.of("ds_0", "ds_1"), List.copyOf(database.dataSources().keySet()));
         assertEquals(new DataSourceConfig("ds_0", "jdbc:mariadb://127.0.0.1:3306/sbtest", "sbtest", "sbtest",
-                "127.0.0.1", 3306, "sbtest", Map.of("maximumPoolSize", 64)), database.defaultDataSource());
+                "127.0.0.1", 3306, "sbtest", Map.of("maximumPoolSize", 64), "sbtest"), database.defaultDataSource());
         assertEquals(new DataSourceConfig("ds_1", "jdbc:mysql://10.0.0.2/sbtest_1?useSSL=false", "app", "",
                 "10.0.0.2", 3306, "sbtest_1", Map.of("connectionTimeout", 2000, "minimumIdle", 4,
-                "idleTimeout", 60000, "maxLifetime", 900000, "dataSourceProperties", Map.of("cachePrepStmts", true))),
-                database.dataSources().get("ds_1"));
+                "idleTimeout", 60000, "maxLifetime", 900000, "dataSourceProperties", Map.of("cachePrepStmts", true)),
+                "sbtest"), database.dataSources().get("ds_1"));
         assertEquals(List.of(new RuleConfig("sharding", Map.of("column", "id", "shards", List.of("ds_0", "ds_1")))),
                 database.rules());
     }

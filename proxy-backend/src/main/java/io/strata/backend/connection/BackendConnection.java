@@ -7,6 +7,7 @@ import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseParser;
 import io.strata.backend.relay.ResponseSummary;
+import io.strata.config.DataSourceConfig;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrorCode;
@@ -123,7 +124,7 @@ public final class BackendConnection {
     private void start(ByteBuf payload, ResponseKind kind, ResponseListener listener) {
         if (!channel.isActive()) {
             payload.release();
-            listener.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource, "connection closed"));
+            listener.onFailure(ErrorCode.BACKEND_LOST.exception(described(), "connection closed"));
             return;
         }
         if (this.listener != null) {
@@ -427,7 +428,7 @@ public final class BackendConnection {
         listener = null;
         parser = null;
         if (current != null) {
-            current.onFailure(ErrorCode.BACKEND_LOST.exception(dataSource,
+            current.onFailure(ErrorCode.BACKEND_LOST.exception(described(),
                     abortReason != null ? abortReason : "the server closed the connection"));
         }
     }
@@ -489,6 +490,11 @@ public final class BackendConnection {
     }
 
     /** The pool this connection came from, where it goes back. */
+    /** How messages name its data source: with its logical database once a pool holds it. */
+    private String described() {
+        return pool != null ? pool.config().describe() : DataSourceConfig.describe("", dataSource);
+    }
+
     public BackendPool pool() {
         return pool;
     }

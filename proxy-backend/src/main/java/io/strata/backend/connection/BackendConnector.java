@@ -58,7 +58,7 @@ public final class BackendConnector {
         ChannelFuture connect = bootstrap.connect(dataSource.host(), dataSource.port());
         connect.addListener(f -> {
             if (!f.isSuccess()) {
-                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.name(),
+                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.describe(),
                         dataSource.host() + ":" + dataSource.port() + ": " + describe(f.cause())));
             }
         });

@@ -165,7 +165,7 @@ final class BackendHandshake {
     }
 
     void fail(String reason) {
-        result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.name(),
+        result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.describe(),
                 dataSource.host() + ":" + dataSource.port() + ": " + reason));
     }
 }

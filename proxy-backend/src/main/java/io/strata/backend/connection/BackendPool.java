@@ -139,7 +139,7 @@ public final class BackendPool implements AutoCloseable {
         BackendConnection ready;
         synchronized (this) {
             if (closed) {
-                return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed"));
+                return CompletableFuture.failedFuture(ErrorCode.BACKEND_UNAVAILABLE.exception(config.describe(), "pool closed"));
             }
             ready = takeIdle(flavor, loop);
             if (ready == null) {
@@ -250,7 +250,7 @@ public final class BackendPool implements AutoCloseable {
         }
         toClose.forEach(BackendConnection::close);
         toFail.forEach(w -> w.future().completeExceptionally(
-                ErrorCode.BACKEND_UNAVAILABLE.exception(name(), "pool closed")));
+                ErrorCode.BACKEND_UNAVAILABLE.exception(config.describe(), "pool closed")));
     }
 
     private int size() {

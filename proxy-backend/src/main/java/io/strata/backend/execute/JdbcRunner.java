@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.strata.backend.jdbc.JdbcDataSources;
+import io.strata.config.DataSourceConfig;
 import io.strata.config.StrataConfig;
 import io.strata.backend.connection.ParseState;
 import io.strata.backend.connection.PoolStats;
@@ -284,7 +285,7 @@ public final class JdbcRunner implements StatementRunner {
                     retried = true;
                     continue;
                 }
-                ErrPacket err = failure(command.dataSource(), pool, connection, e);
+                ErrPacket err = failure(command.database(), command.dataSource(), pool, connection, e);
                 out.error(err.errorCode(), err.sqlState(), err.message());
                 if (connection != null) {
                     discard(pool, connection);
@@ -408,7 +409,8 @@ public final class JdbcRunner implements StatementRunner {
 
     /** On the client's loop: the read goes to another data source, or the client hears why it cannot. */
     private void retryElsewhere(Command command, SQLException e, Consumer<Command> again) {
-        MySQLException why = ErrorCode.BACKEND_UNAVAILABLE.exception(command.dataSource(), e.getMessage());
+        MySQLException why = ErrorCode.BACKEND_UNAVAILABLE.exception(DataSourceConfig.describe(command.database(),
+                command.dataSource()), e.getMessage());
         Command rerouted = completion.closed() ? null : completion.reroute(command, command.payload(), why);
         if (rerouted != null) {
             again.accept(rerouted);
@@ -421,10 +423,11 @@ public final class JdbcRunner implements StatementRunner {
     }
 
     /** What the client hears when JDBC itself failed (not the statement): no connection, or a connection lost. */
-    private static ErrPacket failure(String dataSource, HikariDataSource pool, Connection connection,
-                                     SQLException e) {
+    private static ErrPacket failure(String database, String dataSource, HikariDataSource pool,
+                                     Connection connection, SQLException e) {
+        String described = DataSourceConfig.describe(database, dataSource);
         if (connection != null) {
-            return ErrorCode.BACKEND_LOST.packet(dataSource, e.getMessage());
+            return ErrorCode.BACKEND_LOST.packet(described, e.getMessage());
         }
         if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
             // Said as the relay executor's pool says it, whichever executor runs.
@@ -433,7 +436,7 @@ public final class JdbcRunner implements StatementRunner {
                     hikari.getActiveConnections(), hikari.getIdleConnections(),
                     hikari.getThreadsAwaitingConnection()).exhausted(pool.getConnectionTimeout()));
         }
-        return ErrorCode.BACKEND_UNAVAILABLE.packet(dataSource, e.getCause() != null ? e.getCause().getMessage()
+        return ErrorCode.BACKEND_UNAVAILABLE.packet(described, e.getCause() != null ? e.getCause().getMessage()
                 : e.getMessage());
     }
 

@@ -332,7 +332,7 @@ public final class RelayRunner implements StatementRunner {
         connection.pool().discard(connection);
         if (wasPinned) {
             session.lostServerState();
-            completion.fail(next, ErrorCode.BACKEND_LOST.packet(connection.dataSource(),
+            completion.fail(next, ErrorCode.BACKEND_LOST.packet(connection.pool().config().describe(),
                     "the connection holding this session's transaction or state was closed"));
         } else {
             retry.run();

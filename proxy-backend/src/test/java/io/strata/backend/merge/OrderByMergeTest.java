@@ -211,7 +211,7 @@ class OrderByMergeTest {
     @Test
     void aUnitFailingPartWayFailsTheMergeAndEveryRowHeldIsReleased() {
         ColumnMetadata[] columns = {column("id", ColumnType.LONG)};
-        ErrPacket lost = new ErrPacket(2013, "HY000", "Lost connection to backend data source 'ds_1'");
+        ErrPacket lost = new ErrPacket(1430, "HY000", "Lost connection to backend data source 'ds_1'");
         FakeUnit first = FakeUnit.withColumns(columns).text(buffers, text(1), text(3), text(5));
         FakeUnit second = FakeUnit.withColumns(columns).text(buffers, text(2)).failing(new ResultException(lost));
 

@@ -114,7 +114,11 @@ public final class QueryRoutingRuleFactory implements RuleFactory {
         }
         YamlMap error = entry.map("error", "a mapping like { code: 1317, sqlState: HY000, message: \"...\" }");
         error.allowOnly(List.of("code", "sqlState", "message"));
-        int code = error.integer("code", 1317, 1, 65535);
+        int code = error.integer("code", 1317, 1000, 65535);
+        if (code >= 2000 && code < 3000) { // the client library's own (CR_*): clients misread them from a server
+            throw error.error("code", "a server error code, 1000-1999 or 3000-65535 (2000-2999 are the client "
+                    + "library's own, which the mariadb client prints as a malformed packet)", code);
+        }
         String sqlState = error.string("sqlState", "HY000");
         if (sqlState.length() != 5) {
             throw error.error("sqlState", "five characters, like HY000 or 42000", sqlState);

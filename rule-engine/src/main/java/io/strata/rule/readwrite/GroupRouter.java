@@ -62,7 +62,7 @@ final class GroupRouter {
         }
         if (candidates.isEmpty()) {
             if (!mustSeeOwnWrites && group.whenNoReplica().equals("FAIL")) {
-                throw new RouteException(2003, "HY000", "No replica of read/write group '" + group.name()
+                throw new RouteException(1429, "HY000", "No replica of read/write group '" + group.name()
                         + "' is in rotation: " + whyNot());
             }
             return new Placement(primary.name(), false);

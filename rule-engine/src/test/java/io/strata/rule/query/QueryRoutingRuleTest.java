@@ -181,6 +181,17 @@ class QueryRoutingRuleTest {
                 type: QUERY_ROUTING
                 rules: [ { name: x, user: a, rewrite: { pattern: "a", replacement: "$2" } } ]
                 """)).getMessage().contains("replacement"));
+        assertEquals("config-shop.yaml: rules[0].rules[0].error.code: expected a server error code, 1000-1999 or "
+                        + "3000-65535 (2000-2999 are the client library's own, which the mariadb client prints as a "
+                        + "malformed packet), got '2013'",
+                assertThrows(ConfigException.class, () -> chain("""
+                        type: QUERY_ROUTING
+                        rules: [ { name: x, user: a, error: { code: 2013 } } ]
+                        """)).getMessage());
+        assertTrue(assertThrows(ConfigException.class, () -> chain("""
+                type: QUERY_ROUTING
+                rules: [ { name: x, user: a, error: { code: 999 } } ]
+                """)).getMessage().contains("error.code"));
     }
 
     @Test

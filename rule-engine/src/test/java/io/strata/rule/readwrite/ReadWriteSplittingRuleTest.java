@@ -193,7 +193,7 @@ class ReadWriteSplittingRuleTest {
 
         RouteException error = assertThrows(RouteException.class, () -> route(chain, "SELECT 1"));
 
-        assertEquals(2003, error.errorCode());
+        assertEquals(1429, error.errorCode());
         assertEquals("No replica of read/write group 'rw' is in rotation: replica_0: unreachable: connection "
                 + "refused; replica_1: replication stopped", error.getMessage());
         assertEquals("primary", route(chain, "INSERT INTO t VALUES (1)"), "writes are not affected");
