@@ -45,7 +45,7 @@ Usage: bench/faults.sh [--backend-kills N] [--strata-kills N] [--stops N]
   --strata-dist P     the distribution tarball (default: the newest of distribution/target)
   --base-port N       MariaDB on N, Strata on N+2 (default $BASE_PORT)
 
-Example (the figures in the README's Reliability section):
+Example (the figures in docs/reliability.md):
   bench/faults.sh --backend-kills 20 --strata-kills 20 --stops 5
 EOF
 }

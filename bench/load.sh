@@ -41,7 +41,7 @@ Usage: bench/load.sh [--idle N] [--sysbench N] [--time SECONDS] [--tables N]
   --strata-dist P   the distribution tarball (default: the newest of distribution/target)
   --base-port N     MariaDB on N, Strata on N+2 (default $BASE_PORT)
 
-Example (the figures in the README's Reliability section):
+Example (the figures in docs/reliability.md):
   bench/load.sh --idle 10000 --sysbench 2000 --time 300
 EOF
 }

@@ -148,7 +148,7 @@ Environment (for both Strata builds):
   STRATA_WORKER_THREADS  Strata's server.workerThreads (event loops; default: unset, the
                        build's own default)
   STRATA_JAVA_OPTS     JVM options for Strata (passed to bin/start.sh; default: that
-                       script's, e.g. "-XX:+UseG1GC -Xms512m -Xmx2g ...")
+                       script's, from the memory found, e.g. "-Xms512m -Xmx2048m ..." with 8 GiB or more)
   JAVA_HOME            JDK for Strata; when it (or the default java) is older than Java $MIN_JAVA,
                        the newest JDK >= $MIN_JAVA under $JVM_DIR is used
 
