@@ -153,9 +153,15 @@ final class StrataFixture implements AutoCloseable {
 
     /** A connection to {@code database} as root, in the text or the binary protocol. */
     static Connection connect(int port, String database, Driver driver, boolean binary) throws SQLException {
+        return connect(port, database, driver, binary, "root");
+    }
+
+    /** As {@code user}, whose password is its name (Strata's root, or a backend's test user). */
+    static Connection connect(int port, String database, Driver driver, boolean binary, String user)
+            throws SQLException {
         Properties props = new Properties();
         props.setProperty("useServerPrepStmts", String.valueOf(binary));
-        return driver.connect(port, database, "root", "root", props);
+        return driver.connect(port, database, user, user, props);
     }
 
     /** The two client drivers every protocol test runs with. */

@@ -9,6 +9,7 @@ import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
+import io.strata.rule.sql.parser.CurrentDatabase;
 import io.strata.rule.sql.parser.SqlParser;
 
 import java.util.ArrayList;
@@ -36,6 +37,11 @@ public final class RuleChain {
     private final List<RoutingRule> routing = new ArrayList<>();
     private final List<DecoratingRule> decorating = new ArrayList<>();
     private final RouteResult passThrough;
+    /**
+     * The logical database's name where a backend schema has another (its statements then show it in place of the
+     * backend's, {@link CurrentDatabase}); null where every data source's schema has the logical name.
+     */
+    private final String shownDatabase;
 
     /** A chain over one data source and no parser: for tests and tools. */
     public RuleChain(String defaultDataSource, List<Rule> rules) {
@@ -47,6 +53,12 @@ public final class RuleChain {
      * @param parser      the database's SQL parser
      */
     public RuleChain(List<String> dataSources, List<Rule> rules, SqlParser parser) {
+        this(dataSources, rules, parser, null);
+    }
+
+    /** @param shownDatabase the logical database's name, where a backend schema has another; else null */
+    private RuleChain(List<String> dataSources, List<Rule> rules, SqlParser parser, String shownDatabase) {
+        this.shownDatabase = shownDatabase;
         for (Rule rule : rules) {
             if (rule instanceof DecoratingRule d) {
                 decorating.add(d);
@@ -101,7 +113,10 @@ public final class RuleChain {
             }
             rules.add(factory.create(database, config, file, "rules[" + i + "]", health));
         }
-        return new RuleChain(List.copyOf(database.dataSources().keySet()), rules, new SqlParser());
+        boolean renamed = !database.exposeSchemas() && database.dataSources().values().stream()
+                .anyMatch(dataSource -> !dataSource.schema().equals(database.databaseName()));
+        return new RuleChain(List.copyOf(database.dataSources().keySet()), rules, new SqlParser(),
+                renamed ? database.databaseName() : null);
     }
 
     private static Map<String, RuleFactory> factories(Collection<RuleFactory> builtIn) {
@@ -137,6 +152,10 @@ public final class RuleChain {
         if (routed.steering().rewritten() != null && routed.passThrough()) {
             routed = rewritten(routed, context);
         }
+        if (shownDatabase != null && context.statement() != null
+                && CurrentDatabase.mayShow(context.statement().sql())) {
+            routed = showingLogicalDatabase(routed, context);
+        }
         return decorating.isEmpty() ? routed : decorate(routed, context);
     }
 
@@ -145,6 +164,34 @@ public final class RuleChain {
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
         RouteUnit unit = new RouteUnit(routed.first().dataSource(), routed.steering().rewritten(), params);
         return routed.withUnits(List.of(unit), routed.retryable(), List.of());
+    }
+
+    /** Each unit's text with the logical database shown where the backend's schema would be. */
+    private RouteResult showingLogicalDatabase(RouteResult routed, StatementContext context) {
+        List<RouteUnit> units = new ArrayList<>(routed.units().size());
+        boolean changed = false;
+        for (RouteUnit unit : routed.units()) {
+            String text = unit.rewritten() ? unit.sql() : context.statement().sql();
+            String shown = CurrentDatabase.rewrite(text, shownDatabase);
+            if (shown.equals(text)) {
+                units.add(unit);
+            } else {
+                changed = true;
+                List<Object> params = unit.rewritten() ? unit.params()
+                        : context.preparing() ? List.of() : context.parameters().get();
+                units.add(new RouteUnit(unit.dataSource(), shown, params));
+            }
+        }
+        if (!changed) {
+            return routed;
+        }
+        RouteResult shown = routed.withUnits(units, routed.retryable(), List.of());
+        if (routed.passThrough()) { // the client's own statement, rewritten: runs as its text, as a query rule's
+            Steering steering = routed.steering();
+            shown = shown.withSteering(new Steering(steering.timeoutMillis(), steering.mirrors(),
+                    units.get(0).sql(), steering.rules()));
+        }
+        return shown;
     }
 
     private RouteResult decorate(RouteResult routed, StatementContext context) {
