@@ -463,6 +463,40 @@ class ShardingIT {
                 assertEquals(List.of("ds_1: SELECT * FROM `t_order_0` WHERE user_id = 3",
                         "ds_1: SELECT * FROM `t_order_1` WHERE user_id = 3"), sqls);
             }
+            // a key the first answer showed is a number (DECIMAL amount, BIGINT order_id) is merged without a weight
+            String numbers = "SELECT order_id, amount FROM t_order WHERE amount > 5 ORDER BY amount DESC, order_id "
+                    + "LIMIT 3";
+            st.executeQuery(numbers).close();
+            try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE " + numbers)) {
+                while (rs.next()) {
+                    assertTrue(!rs.getString("sql").contains("WEIGHT_STRING"), rs.getString("sql"));
+                }
+            }
+            // the merge column says what the merge does, per kind of statement; each unit's note names its node
+            Map<String, String> merges = Map.of(
+                    "SELECT order_id FROM t_order ORDER BY order_id DESC LIMIT 5", "ordered merge by #1 DESC; LIMIT 5",
+                    "SELECT COUNT(*), AVG(amount) FROM t_order", "aggregate: COUNT #1, AVG #2",
+                    "SELECT user_id, COUNT(*) FROM t_order GROUP BY user_id HAVING COUNT(*) > 2",
+                    "grouped by #1 (streamed): COUNT #2; HAVING",
+                    "SELECT DISTINCT status FROM t_order", "DISTINCT",
+                    "SELECT user_id, SUM(amount) FROM t_order GROUP BY user_id ORDER BY 2 DESC LIMIT 1, 2",
+                    "sorted in memory by #2 DESC; LIMIT 1, 2",
+                    "SELECT * FROM t_order", "CONCATENATE");
+            for (Map.Entry<String, String> merge : merges.entrySet()) {
+                try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE " + merge.getKey())) {
+                    int units = 0;
+                    while (rs.next()) {
+                        units++;
+                        assertTrue(rs.getString("merge").contains(merge.getValue()),
+                                merge.getKey() + ": " + rs.getString("merge"));
+                        String notes = rs.getString("notes");
+                        assertEquals(1, notes.split("->", -1).length - 1, notes);
+                        assertTrue(notes.contains(rs.getString("data_source")) && rs.getString("sql")
+                                .contains(notes.substring(notes.indexOf("-> ") + 3).split("[ ;]")[0]), notes);
+                    }
+                    assertEquals(4, units, merge.getKey());
+                }
+            }
         }
     }
 

@@ -10,8 +10,27 @@ import java.util.List;
  * @param merge          the merge as planned: the client's items counted one each ({@code *} as one), derived
  *                       columns after them; a key or aggregate of the client's own columns is never after a star
  * @param derivedColumns how many columns at the end of each unit's rows the client never sees
+ * @param keyColumns     told what the merge learns of the keys' columns (types), for later plans
  */
-public record MergePlan(QueryMerge merge, int derivedColumns) {
+public record MergePlan(QueryMerge merge, int derivedColumns, KeyColumns keyColumns) {
+
+    public MergePlan {
+        keyColumns = keyColumns == null ? KeyColumns.NONE : keyColumns;
+    }
+
+    public MergePlan(QueryMerge merge, int derivedColumns) {
+        this(merge, derivedColumns, KeyColumns.NONE);
+    }
+
+    /** The same plan, telling {@code learner} what its merges learn of the keys. */
+    public MergePlan learningWith(KeyColumns learner) {
+        return new MergePlan(merge, derivedColumns, learner);
+    }
+
+    /** Whether the planned column indexes are the units' (no {@code *} widened the select list). */
+    public boolean placedAsPlanned(int total) {
+        return total - derivedColumns == merge.visibleColumns();
+    }
 
     /** The merge for units whose rows have {@code total} columns. */
     public QueryMerge forColumns(int total) {

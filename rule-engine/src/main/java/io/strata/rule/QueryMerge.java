@@ -154,4 +154,44 @@ public record QueryMerge(int visibleColumns, List<SortKey> unitOrder, boolean ag
         record Literal(Object value) implements Operand {
         }
     }
+
+    /**
+     * What the merge does, in its order, for SHOW STRATA ROUTE: e.g. {@code ordered merge by #2 DESC, #1; LIMIT 5}
+     * or {@code grouped by #1 (streamed): COUNT #2, AVG #3; HAVING; sorted by #2 DESC}. Columns count from 1 over the
+     * units' rows, derived columns included.
+     */
+    public String describe() {
+        List<String> steps = new java.util.ArrayList<>();
+        if (!unitOrder.isEmpty()) {
+            steps.add("ordered merge by " + keys(unitOrder));
+        }
+        if (aggregated) {
+            StringBuilder step = new StringBuilder(groupBy.isEmpty() ? "aggregate"
+                    : "grouped by " + keys(groupBy) + (groupsSorted ? " (streamed)" : " (in memory)"));
+            for (int i = 0; i < aggregations.size(); i++) {
+                Aggregation a = aggregations.get(i);
+                step.append(i == 0 ? ": " : ", ").append(a.function()).append(" #").append(a.column() + 1);
+            }
+            steps.add(step.toString());
+        }
+        if (having != null) {
+            steps.add("HAVING");
+        }
+        if (distinct) {
+            steps.add("DISTINCT");
+        }
+        if (!resultOrder.isEmpty()) {
+            steps.add("sorted in memory by " + keys(resultOrder));
+        }
+        if (offset > 0 || limit >= 0) {
+            steps.add("LIMIT " + (offset > 0 ? offset + ", " : "") + (limit < 0 ? "all" : String.valueOf(limit)));
+        }
+        return steps.isEmpty() ? "CONCATENATE" : String.join("; ", steps);
+    }
+
+    private static String keys(List<SortKey> keys) {
+        List<String> named = new java.util.ArrayList<>(keys.size());
+        keys.forEach(k -> named.add("#" + (k.column() + 1) + (k.descending() ? " DESC" : "")));
+        return String.join(", ", named);
+    }
 }

@@ -2,10 +2,15 @@ package io.strata.backend.merge;
 
 import io.strata.backend.result.ColumnMetadata;
 import io.strata.protocol.ColumnType;
+import io.strata.protocol.ErrPacket;
+import io.strata.protocol.MySQLException;
 import io.strata.rule.MergePlan;
 import io.strata.rule.QueryMerge;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Places a rule's {@link MergePlan} over the columns the units answered with: a {@code *} then has its width, and a
@@ -19,12 +24,55 @@ public final class MergeColumns {
 
     public static QueryMerge resolve(MergePlan plan, List<ColumnMetadata> columns) {
         QueryMerge merge = plan.forColumns(columns.size());
+        learn(plan, merge, columns);
         return new QueryMerge(merge.visibleColumns(), keys(merge.unitOrder(), columns), merge.aggregated(),
                 keys(merge.groupBy(), columns), merge.groupsSorted(), merge.aggregations().stream()
                 .map(a -> new QueryMerge.Aggregation(a.column(), a.function(), a.argument(), a.count(),
                         a.weightColumn() >= 0 && collated(columns.get(valueColumn(a))) ? a.weightColumn() : -1))
                 .toList(), merge.having(), merge.distinct(), keys(merge.resultOrder(), columns), merge.offset(),
                 merge.limit());
+    }
+
+    /**
+     * Tells the plan's shape which weighed keys are no strings (their weights need not be asked again), or that a
+     * key planned as no string is one now: this statement cannot be merged exactly (its strings would compare by
+     * their bytes, not their collation), and the shape is planned afresh for the next.
+     */
+    private static void learn(MergePlan plan, QueryMerge merge, List<ColumnMetadata> columns) {
+        if (!plan.placedAsPlanned(columns.size())) {
+            return;
+        }
+        Set<Integer> plain = new HashSet<>();
+        List<QueryMerge.SortKey> keys = new ArrayList<>(merge.unitOrder());
+        keys.addAll(merge.groupBy());
+        keys.addAll(merge.resultOrder());
+        for (QueryMerge.SortKey key : keys) {
+            boolean string = collated(columns.get(key.column()));
+            if (key.weightColumn() >= 0 && !string) {
+                plain.add(key.weightColumn());
+            } else if (key.weightColumn() < 0 && string) {
+                stale(plan);
+            }
+        }
+        for (QueryMerge.Aggregation a : merge.aggregations()) {
+            boolean compares = a.function() != QueryMerge.Function.COUNT && a.function() != QueryMerge.Function.SUM
+                    && a.function() != QueryMerge.Function.AVG;
+            boolean string = collated(columns.get(valueColumn(a)));
+            if (a.weightColumn() >= 0 && !string) {
+                plain.add(a.weightColumn());
+            } else if (compares && a.weightColumn() < 0 && string) {
+                stale(plan);
+            }
+        }
+        if (!plain.isEmpty()) {
+            plan.keyColumns().notStrings(plain);
+        }
+    }
+
+    private static void stale(MergePlan plan) {
+        plan.keyColumns().changed();
+        throw new MySQLException(new ErrPacket(1105, "HY000", "A sort or group key of this statement is a string "
+                + "now (a column's type changed since Strata planned the statement): run it again"));
     }
 
     /** The column whose values an aggregation compares: a DISTINCT function's argument, else its own. */

@@ -28,6 +28,9 @@ final class RouteExplain {
             ColumnDefinition41.varchar("data_source"), ColumnDefinition41.varchar("sql"),
             ColumnDefinition41.varchar("merge"), ColumnDefinition41.varchar("notes"));
 
+    /** How the sharding rule's note of one node begins. */
+    private static final String SHARDING_NODE = "sharding: ";
+
     private RouteExplain() {
     }
 
@@ -49,16 +52,36 @@ final class RouteExplain {
         List<List<Object>> rows = new ArrayList<>();
         try {
             RouteResult route = chain.route(context);
-            String merge = route.isSingle() ? null : route.merge().name();
-            String notes = route.notes().isEmpty() ? null : String.join("; ", route.notes());
+            String merge = route.isSingle() ? null : route.query() != null ? route.query().merge().describe()
+                    : route.merge().name();
             for (int i = 0; i < route.units().size(); i++) {
                 RouteUnit unit = route.units().get(i);
+                List<String> notes = notesOf(route, i);
                 rows.add(Arrays.asList((long) i, unit.dataSource(), unit.rewritten() ? unit.sql() : sql, merge,
-                        notes));
+                        notes.isEmpty() ? null : String.join("; ", notes)));
             }
         } catch (RouteException refused) {
             rows.add(Arrays.asList(null, null, sql, null, "refused: " + refused.getMessage()));
         }
         return new LocalResultSet(COLUMNS, rows);
+    }
+
+    /**
+     * The notes of unit {@code i}: those of the whole route, and of the nodes the sharding rule notes one per unit
+     * in the units' order ({@code sharding: ds_0 t_order -> t_order_1}), its own only.
+     */
+    private static List<String> notesOf(RouteResult route, int i) {
+        List<String> perNode = route.notes().stream().filter(n -> n.startsWith(SHARDING_NODE)).toList();
+        boolean ownEach = perNode.size() == route.units().size();
+        List<String> notes = new ArrayList<>();
+        for (String note : route.notes()) {
+            if (!ownEach || !note.startsWith(SHARDING_NODE)) {
+                notes.add(note);
+            }
+        }
+        if (ownEach) {
+            notes.add(0, perNode.get(i));
+        }
+        return notes;
     }
 }

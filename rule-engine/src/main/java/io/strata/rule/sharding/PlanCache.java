@@ -1,10 +1,13 @@
 package io.strata.rule.sharding;
 
+import io.strata.rule.KeyColumns;
 import io.strata.rule.RouteException;
 import io.strata.rule.sql.parser.ParameterInliner;
 import io.strata.rule.sql.parser.SqlParser;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +24,8 @@ final class PlanCache {
 
     private final SqlParser parser;
     private final ConcurrentHashMap<String, SelectPlanner.Plan> plans = new ConcurrentHashMap<>();
+    /** Per shape, the key values its answers showed are no strings: its next plan asks no weight of them. */
+    private final ConcurrentHashMap<String, Set<String>> plainValues = new ConcurrentHashMap<>();
 
     PlanCache(SqlParser parser) {
         this.parser = parser;
@@ -33,13 +38,41 @@ final class PlanCache {
     SelectPlanner.Plan plan(String template) {
         SelectPlanner.Plan plan = plans.get(template);
         if (plan == null) {
-            plan = planOf(template);
+            plan = learning(template, planOf(template));
             if (plans.size() >= MAX_ENTRIES) {
                 plans.clear(); // a bound, not an LRU: shapes are few in real applications
+                plainValues.clear();
             }
             plans.put(template, plan);
         }
         return plan;
+    }
+
+    /** The plan, its merges telling this cache which of its weighed keys are no strings. */
+    private SelectPlanner.Plan learning(String template, SelectPlanner.Plan plan) {
+        if (plan == NONE || plan == NONE_NEEDED || plan.weighed().isEmpty()) {
+            return plan;
+        }
+        KeyColumns learner = new KeyColumns() {
+            @Override
+            public void notStrings(Set<Integer> weightColumns) {
+                Set<String> known = plainValues.getOrDefault(template, Set.of());
+                Set<String> more = new HashSet<>(known);
+                weightColumns.forEach(column -> more.add(plan.weighed().get(column)));
+                more.remove(null);
+                if (more.size() > known.size()) {
+                    plainValues.put(template, Set.copyOf(more));
+                    plans.remove(template); // planned again without those weights
+                }
+            }
+
+            @Override
+            public void changed() {
+                plainValues.remove(template);
+                plans.remove(template);
+            }
+        };
+        return new SelectPlanner.Plan(plan.unitSql(), plan.merge().learningWith(learner), plan.weighed());
     }
 
     /** Whether a value stands anywhere but in the WHERE clause and joins, where the plan does not look. */
@@ -60,7 +93,7 @@ final class PlanCache {
             if (marksOutsideWhere(select)) {
                 return NONE; // ORDER BY 2 read as ORDER BY ?: a position, not a value; plan with the values
             }
-            SelectPlanner.Plan plan = SelectPlanner.plan(select);
+            SelectPlanner.Plan plan = SelectPlanner.plan(select, plainValues.getOrDefault(template, Set.of()));
             return plan == null ? NONE_NEEDED : plan;
         } catch (RouteException e) {
             return NONE; // planned again with the values: refused then, or planned (LIMIT ? has its number)

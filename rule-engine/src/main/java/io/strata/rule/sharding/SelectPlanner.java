@@ -59,8 +59,23 @@ final class SelectPlanner {
             + "STDDEV|STDDEV_POP|STDDEV_SAMP|VARIANCE|VAR_POP|VAR_SAMP|BIT_AND|BIT_OR|BIT_XOR|JSON_ARRAYAGG|"
             + "JSON_OBJECTAGG)\\s*\\(");
 
-    /** What a shard runs and how the shards' rows merge. */
-    record Plan(String unitSql, MergePlan merge) {
+    /** Functions whose value is a number whatever their arguments: their keys need no weight. */
+    private static final Set<String> NUMERIC_FUNCTIONS = Set.of("COUNT", "SUM", "AVG", "ABS", "ROUND", "FLOOR",
+            "CEIL", "CEILING", "TRUNCATE", "MOD", "SIGN", "SQRT", "POW", "POWER", "EXP", "LN", "LOG", "LOG2",
+            "LOG10", "LENGTH", "CHAR_LENGTH", "CHARACTER_LENGTH", "OCTET_LENGTH", "BIT_LENGTH", "CRC32", "YEAR",
+            "MONTH", "DAY", "DAYOFMONTH", "DAYOFWEEK", "DAYOFYEAR", "HOUR", "MINUTE", "SECOND", "QUARTER", "WEEK",
+            "TO_DAYS", "DATEDIFF", "UNIX_TIMESTAMP", "STD", "STDDEV", "VARIANCE");
+
+    /**
+     * What a shard runs and how the shards' rows merge.
+     *
+     * @param weighed the value expression (as text, lower case) each derived weight column is of, by its index
+     */
+    record Plan(String unitSql, MergePlan merge, java.util.Map<Integer, String> weighed) {
+
+        Plan(String unitSql, MergePlan merge) {
+            this(unitSql, merge, java.util.Map.of());
+        }
     }
 
     private final PlainSelect select;
@@ -71,9 +86,13 @@ final class SelectPlanner {
     private final List<Aggregation> aggregations = new ArrayList<>();
     /** The arguments of COUNT / SUM / AVG (DISTINCT ...): the shards group by them too, one row per value. */
     private final List<Expression> distinctArguments = new ArrayList<>();
+    /** Values (text, lower case) known from earlier answers not to be strings: no weight asked for them. */
+    private final Set<String> plainValues;
+    private final java.util.Map<Integer, String> weighed = new java.util.HashMap<>();
 
-    private SelectPlanner(PlainSelect select) {
+    private SelectPlanner(PlainSelect select, Set<String> plainValues) {
         this.select = select;
+        this.plainValues = plainValues;
         this.items = List.copyOf(select.getSelectItems());
         int firstStar = -1;
         for (int i = 0; i < items.size() && firstStar < 0; i++) {
@@ -90,7 +109,12 @@ final class SelectPlanner {
      * aggregate, DISTINCT or LIMIT)
      */
     static Plan plan(PlainSelect select) {
-        return new SelectPlanner(select).plan();
+        return plan(select, Set.of());
+    }
+
+    /** @param plainValues values (text, lower case) an earlier answer showed are no strings */
+    static Plan plan(PlainSelect select, Set<String> plainValues) {
+        return new SelectPlanner(select, plainValues).plan();
     }
 
     private Plan plan() {
@@ -107,7 +131,7 @@ final class SelectPlanner {
         derived.forEach(select::addSelectItem);
         String sql = select.toString();
         return new Plan(sql.endsWith(" FOR SHARE") ? sql.substring(0, sql.length() - 10) + " LOCK IN SHARE MODE"
-                : sql, new MergePlan(merge, derived.size()));
+                : sql, new MergePlan(merge, derived.size()), java.util.Map.copyOf(weighed));
     }
 
     private void refuseWhatCannotMerge() {
@@ -226,7 +250,7 @@ final class SelectPlanner {
     private SortKey key(Expression expression, boolean descending) {
         int column = column(expression);
         Expression value = column < items.size() ? items.get(column).getExpression() : derived.get(column - items.size());
-        return new SortKey(column, descending, derive(weight(value)));
+        return new SortKey(column, descending, weighed(value));
     }
 
     /**
@@ -279,8 +303,7 @@ final class SelectPlanner {
         return switch (name) {
             case "COUNT" -> Aggregation.of(column, Function.COUNT);
             case "SUM" -> Aggregation.of(column, Function.SUM);
-            case "MIN", "MAX" -> new Aggregation(column, Function.valueOf(name), -1, -1,
-                    derive(weight(f)));
+            case "MIN", "MAX" -> new Aggregation(column, Function.valueOf(name), -1, -1, weighed(f));
             case "AVG" -> new Aggregation(column, Function.AVG, derive(parse("SUM(" + argument + ")")),
                     derive(parse("COUNT(" + argument + ")")), -1);
             default -> throw ShardingRule.refused(name + " over several shards");
@@ -302,7 +325,7 @@ final class SelectPlanner {
             case "SUM" -> Function.SUM_DISTINCT;
             default -> Function.AVG_DISTINCT;
         };
-        return new Aggregation(column, function, derive(argument), -1, derive(weight(argument)));
+        return new Aggregation(column, function, derive(argument), -1, weighed(argument));
     }
 
     /** HAVING as the merge evaluates it: comparisons of columns with literals or columns, AND, OR, NOT. */
@@ -404,6 +427,41 @@ final class SelectPlanner {
     private static Expression weight(Expression value) {
         return parse("WEIGHT_STRING(IF(CONCAT(" + value + ", ' ') = CONCAT(" + value + "), CONCAT(RTRIM(" + value
                 + "), ' '), " + value + "))");
+    }
+
+    /**
+     * The derived column of a value's sort weight, or -1 where the value is no string: a number by its form (an
+     * arithmetic, COUNT, SUM, AVG, a numeric function, a number), or as earlier answers showed.
+     */
+    private int weighed(Expression value) {
+        String text = value.toString().toLowerCase(Locale.ROOT);
+        if (numeric(value) || plainValues.contains(text)) {
+            return -1;
+        }
+        int column = derive(weight(value));
+        weighed.put(column, text);
+        return column;
+    }
+
+    private static boolean numeric(Expression value) {
+        return switch (value) {
+            case LongValue ignored -> true;
+            case DoubleValue ignored -> true;
+            case SignedExpression signed -> numeric(signed.getExpression());
+            case net.sf.jsqlparser.expression.operators.arithmetic.Addition ignored -> true;
+            case net.sf.jsqlparser.expression.operators.arithmetic.Subtraction ignored -> true;
+            case net.sf.jsqlparser.expression.operators.arithmetic.Multiplication ignored -> true;
+            case net.sf.jsqlparser.expression.operators.arithmetic.Division ignored -> true;
+            case net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision ignored -> true;
+            case net.sf.jsqlparser.expression.operators.arithmetic.Modulo ignored -> true;
+            case net.sf.jsqlparser.expression.Function f when f.getName() != null -> {
+                String name = f.getName().toUpperCase(Locale.ROOT);
+                yield NUMERIC_FUNCTIONS.contains(name) || (name.equals("MIN") || name.equals("MAX"))
+                        && f.getParameters() != null && f.getParameters().size() == 1
+                        && numeric((Expression) f.getParameters().get(0));
+            }
+            default -> false;
+        };
     }
 
     private int derive(Expression expression) {

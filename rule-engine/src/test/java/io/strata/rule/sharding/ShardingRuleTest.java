@@ -142,19 +142,34 @@ class ShardingRuleTest {
         RouteResult route = route("SELECT user_id, AVG(amount) FROM t_order GROUP BY user_id ORDER BY 2 DESC LIMIT 1, 2");
         assertEquals(4, route.units().size());
         RouteUnit first = route.first();
+        // AVG is a number whatever its argument: its key needs no weight; user_id's type the plan cannot tell
         assertEquals("SELECT user_id, AVG(amount), SUM(amount), COUNT(amount), "
-                + "WEIGHT_STRING(IF(CONCAT(user_id, ' ') = CONCAT(user_id), CONCAT(RTRIM(user_id), ' '), user_id)), "
-                + "WEIGHT_STRING(IF(CONCAT(AVG(amount), ' ') = CONCAT(AVG(amount)), CONCAT(RTRIM(AVG(amount)), ' '), "
-                + "AVG(amount))) "
+                + "WEIGHT_STRING(IF(CONCAT(user_id, ' ') = CONCAT(user_id), CONCAT(RTRIM(user_id), ' '), user_id)) "
                 + "FROM `t_order_0` GROUP BY user_id ORDER BY user_id", first.sql());
-        QueryMerge merge = route.query().forColumns(6); // 2 visible, 4 derived
+        QueryMerge merge = route.query().forColumns(5); // 2 visible, 3 derived
         assertEquals(2, merge.visibleColumns());
         assertTrue(merge.aggregated());
         assertEquals(List.of(new QueryMerge.SortKey(0, false, 4)), merge.groupBy());
         assertEquals(List.of(new QueryMerge.Aggregation(1, QueryMerge.Function.AVG, 2, 3, -1)), merge.aggregations());
-        assertEquals(List.of(new QueryMerge.SortKey(1, true, 5)), merge.resultOrder());
+        assertEquals(List.of(new QueryMerge.SortKey(1, true, -1)), merge.resultOrder());
         assertEquals(1, merge.offset());
         assertEquals(2, merge.limit());
+    }
+
+    @Test
+    void aKeyAnAnswerShowedIsNoStringIsPlannedWithoutItsWeightFromThenOn() {
+        String sql = "SELECT order_id, amount, note FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC, note";
+        String weight = "WEIGHT_STRING(IF(CONCAT(note, ' ') = CONCAT(note), CONCAT(RTRIM(note), ' '), note))";
+        RouteResult route = route(sql, 0, 2);
+        assertTrue(route.first().sql().contains("WEIGHT_STRING(IF(CONCAT(amount"), route.first().sql());
+        route.query().keyColumns().notStrings(java.util.Set.of(3)); // the merge saw amount is a DECIMAL
+        RouteResult next = route(sql, 0, 2);
+        assertEquals("SELECT order_id, amount, note, " + weight + " FROM `t_order_0` WHERE user_id IN (?, ?) "
+                + "ORDER BY amount DESC, note", next.first().sql());
+        assertEquals(List.of(new QueryMerge.SortKey(1, true, -1), new QueryMerge.SortKey(2, false, 3)),
+                next.query().merge().unitOrder());
+        next.query().keyColumns().changed(); // a column became a string: its weight is asked again
+        assertTrue(route(sql, 0, 2).first().sql().contains("WEIGHT_STRING(IF(CONCAT(amount"));
     }
 
     @Test
