@@ -317,6 +317,42 @@ class JdbcIT {
         }
     }
 
+    /** KILL of a session stops its backend statement at once, as KILL QUERY does: read in MariaDB's process list. */
+    @ParameterizedTest
+    @EnumSource(Driver.class)
+    void killConnectionStopsTheSessionsBackendStatement(Driver driver) throws Exception {
+        try (Connection victim = strata.connect(driver); Connection killer = strata.connect(driver);
+             Statement vs = victim.createStatement(); Statement ks = killer.createStatement()) {
+            long id = queryLong(vs, "SELECT CONNECTION_ID()");
+            CompletableFuture<Void> sleeping = CompletableFuture.runAsync(() -> {
+                try {
+                    vs.executeQuery("SELECT SLEEP(29.5)").close();
+                } catch (SQLException e) {
+                    // the session is gone: expected
+                }
+            });
+            assertTrue(waitForBackendSleeps(1, 10_000), "the SLEEP runs on the backend");
+            ks.execute("KILL " + id);
+            assertTrue(waitForBackendSleeps(0, 1_000), "the backend statement stopped within a second of KILL");
+            sleeping.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Whether MariaDB's process list shows {@code count} statements sleeping 29.5 s within {@code millis}. */
+    private static boolean waitForBackendSleeps(int count, long millis) throws Exception {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        do {
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement()) {
+                if (queryInt(st, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE "
+                        + "'SELECT SLEEP(29.5)%'") == count) {
+                    return true;
+                }
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < end);
+        return false;
+    }
+
     /**
      * Server-side prepared statements: relayed natively by the relay executor, prepared through MariaDB Connector/J
      * by the JDBC executor (PreparedStatementIT has the rest).

@@ -51,11 +51,15 @@ final class KillCommand {
         if (!AdminStatements.isAdministrator(context, session) && !target.user().equals(session.user())) {
             throw ErrorCode.KILL_DENIED.exception(id);
         }
+        SessionState.Cancel running = target.state().running();
         if (!queryOnly) {
+            // the session's statement stops on its backend now, as KILL QUERY stops it, not when it would end
+            if (running != null) {
+                running.cancel();
+            }
             target.channel().close();
             return CompletableFuture.completedFuture(target == session ? Outcome.KILLED_SELF : Outcome.DONE);
         }
-        SessionState.Cancel running = target.state().running();
         return running == null ? CompletableFuture.completedFuture(Outcome.DONE)
                 : running.cancel().thenApply(ignored -> Outcome.DONE);
     }
