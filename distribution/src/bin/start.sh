@@ -182,6 +182,17 @@ fi
 
 select_java
 
+# What the JDK itself needs so that a clean start prints no warning (always passed, whatever STRATA_JAVA_OPTS says):
+# from JDK 24 on, Netty's native transport loads its library through a restricted method (--enable-native-access),
+# and Netty 4.1's pooled buffers use sun.misc.Unsafe's memory access, which the JDK then warns of unless allowed.
+jdk_opts() {
+    local major
+    major=$(java_major "$JAVA")
+    if [ "$major" -ge 24 ]; then
+        echo "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
+    fi
+}
+
 if [ -n "${STRATA_JAVA_OPTS:-}" ]; then
     JAVA_OPTS=$STRATA_JAVA_OPTS
 else
@@ -195,7 +206,7 @@ fi
 
 # JAVA_OPTS is split on whitespace on purpose.
 # shellcheck disable=SC2206
-CMD=("$JAVA" $JAVA_OPTS
+CMD=("$JAVA" $(jdk_opts) $JAVA_OPTS
     "-Dlogback.configurationFile=$CONF_DIR/logback.xml"
     "-Dstrata.logs=$LOGS_DIR"
     -cp "$CONF_DIR:$LIB_DIR/*"

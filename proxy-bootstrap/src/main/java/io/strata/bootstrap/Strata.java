@@ -317,8 +317,8 @@ public final class Strata implements AutoCloseable {
                 backends.connector().connect(first.config(), Capabilities.CLIENT_DEPRECATE_EOF)
                         .get(VERSION_PROBE_SECONDS, TimeUnit.SECONDS).close();
             } catch (Exception e) {
-                LOG.warn("backend data source {} is not reachable now ({}); Strata starts anyway and serves "
-                        + "errors for it until it is back", first.name(), e.getCause() != null
+                LOG.warn("backend {} is not reachable now ({}); Strata starts anyway and serves errors for it "
+                        + "until it is back", first.config().describe(), e.getCause() != null
                         ? e.getCause().getMessage() : e.toString());
             } 
         }

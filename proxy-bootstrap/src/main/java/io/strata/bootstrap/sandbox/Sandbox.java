@@ -32,7 +32,23 @@ public final class Sandbox {
     private Sandbox() {
     }
 
+    /**
+     * The sandbox runs in Maven's JVM (exec:java), which bin/start.sh's JDK options do not reach: from JDK 24 on,
+     * without them, Netty's native transport and its use of sun.misc.Unsafe make the JDK print warnings that read as
+     * trouble. There the sandbox asks Netty for its NIO transport and no Unsafe (set before any Netty class loads):
+     * a little slower, and quiet. The distribution passes the options and keeps both.
+     */
+    private static void quietOnNewJdks() {
+        boolean allowed = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(argument -> argument.startsWith("--enable-native-access"));
+        if (Runtime.version().feature() >= 24 && !allowed) {
+            System.setProperty("io.netty.noUnsafe", "true");
+            System.setProperty("io.netty.transport.noNative", "true");
+        }
+    }
+
     public static void main(String[] args) throws InterruptedException {
+        quietOnNewJdks();
         int mariadbPort = Integer.getInteger("sandbox.mariadb.port", 3306);
         int replicaPort = Integer.getInteger("sandbox.replica.port", 3316);
         int replicas = Integer.getInteger("sandbox.replicas", 2);
