@@ -464,8 +464,7 @@ class ShardingIT {
                         "ds_1: SELECT * FROM `t_order_1` WHERE user_id = 3"), sqls);
             }
             // a key the first answer showed is a number (DECIMAL amount, BIGINT order_id) is merged without a weight
-            String numbers = "SELECT order_id, amount FROM t_order WHERE amount > 5 ORDER BY amount DESC, order_id "
-                    + "LIMIT 3";
+            String numbers = "SELECT order_id, amount FROM t_order WHERE amount > 5 ORDER BY amount DESC, order_id";
             st.executeQuery(numbers).close();
             try (ResultSet rs = st.executeQuery("SHOW STRATA ROUTE " + numbers)) {
                 while (rs.next()) {

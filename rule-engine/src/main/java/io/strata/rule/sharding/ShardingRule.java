@@ -57,6 +57,8 @@ public final class ShardingRule implements RoutingRule {
     /** Each statement shape's proof that its rows meet on one node, by its parsed tree (shared per shape). */
     private final Map<Statement, NodeLocality> localities = new ConcurrentHashMap<>();
     private static final int MAX_LOCALITIES = 4096;
+    /** Past this many characters a text INSERT is read as a bulk one ({@link BulkInsert}): cut, not parsed whole. */
+    private static final int BULK_TEXT = 1024;
 
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
         this.database = database;
@@ -111,7 +113,12 @@ public final class ShardingRule implements RoutingRule {
                     ? route.withRenamed(new RenamedTable(first.table(), described.logicalName())) : route;
         }
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
-        RouteResult bulk = parser.tooLong(info.sql()) ? bulkInsert(context, info.sql(), params, routed) : null;
+        // an INSERT of many rows is cut at its rows' brackets rather than parsed whole (once more per node to
+        // write each node's rows): a parse of its head and tail with one row stands for all of them
+        boolean manyRows = params.isEmpty() && info.sql().length() > BULK_TEXT && (info.kind() == SqlKind.INSERT
+                || info.kind() == SqlKind.REPLACE);
+        RouteResult bulk = parser.tooLong(info.sql()) || manyRows ? bulkInsert(context, info.sql(), params, routed)
+                : null;
         if (bulk != null) {
             return bulk;
         }
