@@ -11,6 +11,7 @@ import io.strata.backend.jdbc.TableCheck;
 import io.strata.config.DataSourceConfig;
 import io.strata.backend.connection.Transports;
 import io.strata.bootstrap.metrics.MetricsEndpoint;
+import io.strata.config.ConfigException;
 import io.strata.config.ConfigLoader;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.DigestsConfig;
@@ -32,6 +33,9 @@ import io.strata.protocol.Capabilities;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleChain;
 import io.strata.rule.broadcast.BroadcastRule;
+import io.strata.rule.sharding.ShardingRule;
+import io.strata.rule.single.SingleRule;
+import io.strata.rule.single.SingleRuleFactory;
 import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.backend.health.HealthMonitor;
@@ -40,9 +44,12 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -215,6 +222,7 @@ public final class Strata implements AutoCloseable {
                 jdbc = resolved.server().jdbcExecutor()
                         ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
                 probeBackendVersion(backends);
+                findSingleTables(resolved, chains);
                 SlowLogConfig slow = resolved.server().slowLog();
                 slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
                 DigestsConfig digests = resolved.server().digests();
@@ -268,6 +276,60 @@ public final class Strata implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
             }
+        }
+
+        /**
+         * SINGLE rules' tables, found on their data sources before any client is served: each table a pattern names
+         * and no other rule claims (a sharded table's logical and actual names, a broadcast table) lives where it is
+         * found. One found on several data sources stops the start, naming it and them; a data source that cannot be
+         * asked is reported, its tables then unknown (statements naming them go where the other rules send them).
+         */
+        private static void findSingleTables(StrataConfig config, Map<String, RuleChain> chains) {
+            chains.forEach((database, chain) -> {
+                DatabaseConfig databaseConfig = config.databases().get(database);
+                Set<String> claimed = new HashSet<>();
+                for (RoutingRule rule : chain.routingRules()) {
+                    if (rule instanceof BroadcastRule broadcast) {
+                        broadcast.tables().forEach(t -> claimed.add(t.toLowerCase(Locale.ROOT)));
+                    } else if (rule instanceof ShardingRule sharding) {
+                        sharding.tables().tables().forEach(t -> {
+                            claimed.add(t.logicalName().toLowerCase(Locale.ROOT));
+                            t.nodes().forEach(node -> claimed.add(node.table().toLowerCase(Locale.ROOT)));
+                        });
+                    }
+                }
+                for (int i = 0; i < chain.routingRules().size(); i++) {
+                    if (chain.routingRules().get(i) instanceof SingleRule single) {
+                        find(database, databaseConfig, single, claimed);
+                    }
+                }
+            });
+        }
+
+        private static void find(String database, DatabaseConfig config, SingleRule single, Set<String> claimed) {
+            for (String name : single.dataSourcesToScan(config.dataSources().keySet())) {
+                DataSourceConfig dataSource = config.dataSources().get(name);
+                try {
+                    single.found(name, TableCheck.tables(dataSource, (int) VERSION_PROBE_SECONDS), claimed);
+                } catch (SQLException e) {
+                    LOG.warn("config-{}.yaml: cannot read the single tables of {}: {}", database,
+                            dataSource.describe(), e.getMessage());
+                }
+            }
+            Map<String, Set<String>> conflicts = single.conflicts();
+            if (!conflicts.isEmpty()) {
+                int index = 0;
+                while (!config.rules().get(index).type().equals(SingleRuleFactory.TYPE)) {
+                    index++;
+                }
+                var first = conflicts.entrySet().iterator().next();
+                throw new ConfigException("config-" + database + ".yaml", "rules[" + index + "].tables",
+                        "each single table on one data source (or claimed by another rule: sharded or broadcast); "
+                                + "table " + first.getKey() + " is on " + first.getValue(),
+                        conflicts.keySet().toString());
+            }
+            LOG.info("config-{}.yaml: {} single tables found ({})", database, single.placed().size(),
+                    single.placed().size() <= 20 ? single.placed() : "SHOW STRATA ROUTE tells where one is");
         }
 
         /**

@@ -75,6 +75,13 @@ public final class RuleChain {
                 routing.add(r.bind(binding));
             }
         }
+        // a rule that places tables (SINGLE) tells those that read placements (SHARDING) where its tables are
+        for (RoutingRule source : List.copyOf(routing)) {
+            if (source instanceof TablePlacements.Source placing) {
+                routing.replaceAll(rule -> rule instanceof TablePlacements.Reader reader
+                        ? reader.reading(placing.placements()) : rule);
+            }
+        }
         // the default data source by the name routes use: its group's, when it is in one
         this.passThrough = RouteResult.single(logical.get(0));
     }
@@ -186,7 +193,8 @@ public final class RuleChain {
             return routed;
         }
         RouteResult shown = routed.withUnits(units, routed.retryable(), List.of());
-        if (routed.passThrough()) { // the client's own statement, rewritten: runs as its text, as a query rule's
+        if (routed.passThrough() || routed.isSingle() && routed.steering().rewritten() != null) {
+            // the client's own statement (or a query rule's text), rewritten: runs as its text, as a query rule's
             Steering steering = routed.steering();
             shown = shown.withSteering(new Steering(steering.timeoutMillis(), steering.mirrors(),
                     units.get(0).sql(), steering.rules()));

@@ -101,7 +101,7 @@ public class RuleChainTest {
 
         assertEquals(FILE, error.file());
         assertEquals("rules[0].type", error.key());
-        assertEquals(FILE + ": rules[0].type: expected one of [BROADCAST, QUERY_ROUTING, READWRITE_SPLITTING, REDIRECT, SHADOW, SHARDING], got 'ENCRYPT'",
+        assertEquals(FILE + ": rules[0].type: expected one of [BROADCAST, QUERY_ROUTING, READWRITE_SPLITTING, REDIRECT, SHADOW, SHARDING, SINGLE], got 'ENCRYPT'",
                 error.getMessage());
     }
 

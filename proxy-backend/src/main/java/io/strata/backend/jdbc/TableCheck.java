@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 
-/** Which of some tables a data source's schema lacks: a one-off check at start, over a connection of its own. */
+/** A data source's tables, or which of some it lacks: one-off checks at start, over a connection of their own. */
 public final class TableCheck {
 
     private TableCheck() {
@@ -28,21 +28,8 @@ public final class TableCheck {
      */
     public static List<String> missing(DataSourceConfig dataSource, Collection<String> tables, int timeoutSeconds)
             throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", dataSource.username());
-        props.setProperty("password", dataSource.password());
-        props.setProperty("connectTimeout", String.valueOf(timeoutSeconds * 1000));
         Set<String> present = new HashSet<>();
-        try (Connection c = DriverManager.getConnection(JdbcDataSources.mariadbUrl(dataSource), props);
-             PreparedStatement st = c.prepareStatement(
-                     "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")) {
-            st.setQueryTimeout(timeoutSeconds);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    present.add(rs.getString(1).toLowerCase(Locale.ROOT));
-                }
-            }
-        }
+        tables(dataSource, timeoutSeconds).forEach(table -> present.add(table.toLowerCase(Locale.ROOT)));
         List<String> missing = new ArrayList<>();
         for (String table : tables) {
             if (!present.contains(table.toLowerCase(Locale.ROOT))) {
@@ -50,5 +37,29 @@ public final class TableCheck {
             }
         }
         return missing;
+    }
+
+    /**
+     * Every table (and view) of the data source's schema, as the server names them.
+     *
+     * @throws SQLException when the data source cannot be asked
+     */
+    public static List<String> tables(DataSourceConfig dataSource, int timeoutSeconds) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", dataSource.username());
+        props.setProperty("password", dataSource.password());
+        props.setProperty("connectTimeout", String.valueOf(timeoutSeconds * 1000));
+        List<String> tables = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(JdbcDataSources.mariadbUrl(dataSource), props);
+             PreparedStatement st = c.prepareStatement(
+                     "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")) {
+            st.setQueryTimeout(timeoutSeconds);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+        }
+        return tables;
     }
 }

@@ -580,7 +580,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                 statement.schema(), kind == null || opensCursor,
                 kind == ResponseKind.QUERY ? parameters(payload, statement) : null);
         statement.longDataSent(kind == null);
-        if (routed.route().passThrough()) {
+        if (routed.route().passThrough() || preparedAsRewritten(routed.route())) {
             runner.runStatement(routed.command(), statement);
         } else if (kind == ResponseKind.QUERY && !opensCursor) {
             runner.fanOut(routed.command(), routed.route(), statement);
@@ -589,6 +589,16 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             throw ErrorCode.UNSUPPORTED.exception(kind == null ? "long data for a statement routed to several data "
                     + "sources" : "cursors of a statement routed to several data sources");
         }
+    }
+
+    /**
+     * Whether the JDBC executor's statement already runs the route's text: a whole-statement rewrite (a query
+     * rule's, or the logical database shown in place of the backend's schema) made of the text alone, so that the
+     * PREPARE, routed the same way, prepared that text. The relay runs such an execute as its units instead.
+     */
+    private boolean preparedAsRewritten(RouteResult route) {
+        return context.config().server().jdbcExecutor() && route.isSingle() && route.first().rewritten()
+                && route.first().sql().equals(route.steering().rewritten());
     }
 
     /**

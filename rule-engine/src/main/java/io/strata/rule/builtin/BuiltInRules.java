@@ -5,6 +5,7 @@ import io.strata.rule.broadcast.BroadcastRuleFactory;
 import io.strata.rule.query.QueryRoutingRuleFactory;
 import io.strata.rule.readwrite.ReadWriteSplittingRuleFactory;
 import io.strata.rule.shadow.ShadowRuleFactory;
+import io.strata.rule.single.SingleRuleFactory;
 
 import java.util.List;
 
@@ -17,6 +18,6 @@ public final class BuiltInRules {
     public static List<RuleFactory> factories() {
         return List.of(new ReadWriteSplittingRuleFactory(), new BroadcastRuleFactory(),
                 new ShadowRuleFactory(), new io.strata.rule.sharding.ShardingRuleFactory(),
-                new QueryRoutingRuleFactory());
+                new QueryRoutingRuleFactory(), new SingleRuleFactory());
     }
 }

@@ -8,6 +8,7 @@ import io.strata.rule.RouteUnit;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleBinding;
 import io.strata.rule.StatementContext;
+import io.strata.rule.TablePlacements;
 import io.strata.rule.sql.LeadingHint;
 import io.strata.rule.sql.NameSet;
 import io.strata.rule.sql.SqlKind;
@@ -42,7 +43,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * that name no sharded table are not parsed and go where the rules before sent them. What cannot be answered exactly
  * is refused (1235), saying why.
  */
-public final class ShardingRule implements RoutingRule {
+public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
 
     private final String database;
     private final ShardingTables tables;
@@ -60,7 +61,16 @@ public final class ShardingRule implements RoutingRule {
     /** Past this many characters a text INSERT is read as a bulk one ({@link BulkInsert}): cut, not parsed whole. */
     private static final int BULK_TEXT = 1024;
 
+    /** Where tables of one data source each (SINGLE's) are: a join with one runs only on its data source. */
+    private final TablePlacements singles;
+
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
+        this(database, tables, broadcast, parser, TablePlacements.NONE);
+    }
+
+    private ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser,
+                         TablePlacements singles) {
+        this.singles = singles;
         this.database = database;
         this.tables = tables;
         this.names = new NameSet(tables.tables().stream().map(ShardedTable::logicalName).toList());
@@ -75,7 +85,12 @@ public final class ShardingRule implements RoutingRule {
 
     @Override
     public RoutingRule bind(RuleBinding binding) {
-        return new ShardingRule(database, tables, broadcast, binding.parser());
+        return new ShardingRule(database, tables, broadcast, binding.parser(), singles);
+    }
+
+    @Override
+    public RoutingRule reading(TablePlacements placements) {
+        return new ShardingRule(database, tables, broadcast, parser, placements);
     }
 
     @Override
@@ -134,13 +149,14 @@ public final class ShardingRule implements RoutingRule {
         if (sharded.isEmpty()) {
             return routed;
         }
-        refuseOtherTables(parsed);
+        String single = refuseOtherTables(parsed);
         if (context.preparing()) {
             return prepared(info.sql(), sharded);
         }
         Statements route = normalized != null
                 ? new Statements(parsed, info.sql(), normalized.values(), sharded, info.sql(), normalized.text())
                 : new Statements(parsed, info.sql(), params, sharded, null, params.isEmpty() ? null : info.sql());
+        route.single = single;
         return switch (parsed.type()) {
             case SELECT -> route.select();
             case INSERT, REPLACE -> InsertSplitter.split(this, parser, route, sharded);
@@ -173,7 +189,9 @@ public final class ShardingRule implements RoutingRule {
         if (sharded.isEmpty()) {
             return routed;
         }
-        refuseOtherTables(shape);
+        if (refuseOtherTables(shape) != null) {
+            throw refused("an INSERT into a sharded table that reads a single table");
+        }
         if (context.preparing()) {
             return prepared(sql, sharded);
         }
@@ -208,6 +226,8 @@ public final class ShardingRule implements RoutingRule {
         private final String template;
         /** An execute of a prepared statement with values: its units may run prepared with them. */
         private final boolean executed;
+        /** The data source of the single tables (SINGLE's) the statement names, or null for none. */
+        private String single;
 
         /**
          * @param inlined the text with its values in it when it is known already (a text statement read as
@@ -344,7 +364,13 @@ public final class ShardingRule implements RoutingRule {
             if (out.isEmpty()) {
                 out.add(bound(sharded, nodes.isEmpty() ? first.nodes().get(0) : nodes.get(0)));
             }
-            return local(out);
+            List<Map<String, String>> local = local(out);
+            if (single != null && local.stream().anyMatch(node -> !node.get("").equals(single))) {
+                throw refused("a single table on " + single + " with shards of " + first.logicalName() + " on "
+                        + "other data sources: its rows are on " + single + " alone, so no other data source can join "
+                        + "them (add conditions on the sharding columns that pick shards on " + single + ")");
+            }
+            return local;
         }
 
         /**
@@ -637,12 +663,19 @@ public final class ShardingRule implements RoutingRule {
         return found;
     }
 
-    /** Sharded tables meet only bound tables and broadcast tables; a broadcast table is not written with them. */
-    private void refuseOtherTables(ParsedStatement parsed) {
+    /**
+     * Sharded tables meet only bound tables, broadcast tables and the single tables of one data source (SINGLE's),
+     * which are not written with them.
+     *
+     * @return the data source of the single tables the statement names, or null for none
+     */
+    private String refuseOtherTables(ParsedStatement parsed) {
         ShardedTable first = null;
+        String single = null;
         for (TableName table : parsed.tables()) {
             boolean ours = table.schema() == null || table.schema().equalsIgnoreCase(database);
             var found = ours ? tables.find(table.name()) : java.util.Optional.<ShardedTable>empty();
+            String placed = ours && found.isEmpty() ? singles.dataSourceOf(table.name()) : null;
             if (found.isPresent()) {
                 if (first == null) {
                     first = found.get();
@@ -655,11 +688,18 @@ public final class ShardingRule implements RoutingRule {
                     throw refused("a statement that changes broadcast table " + table.name() + " and names a "
                             + "sharded table");
                 }
+            } else if (placed != null && !table.written() && (single == null || single.equals(placed))) {
+                single = placed;
+            } else if (placed != null) {
+                throw refused(table.written() ? "a statement that changes single table " + table.name() + " and "
+                        + "names a sharded table" : "single tables on " + single + " and " + placed + " with a "
+                        + "sharded table");
             } else {
                 throw refused("table " + table.name() + " is neither sharded nor broadcast, so it lives on one data "
                         + "source, and this statement also names a sharded table");
             }
         }
+        return single;
     }
 
     /** How many SELECTs the text holds outside strings: more than one means a subquery or a UNION. */

@@ -197,11 +197,27 @@ final class ShardingRuleReader {
         tables.forEach(table -> byName.put(table.logicalName().toLowerCase(Locale.ROOT), table));
         List<String> entries = rule.strings("bindingTables", List.of());
         Map<String, String> groupOf = new HashMap<>();
+        Map<String, String> named = new HashMap<>();
         List<List<String>> groups = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String key = "bindingTables[" + i + "]";
             List<TableRuleConfig> group = new ArrayList<>();
-            for (String item : entries.get(i).split(",")) {
+            String members = entries.get(i);
+            int colon = members.indexOf(':');
+            if (colon >= 0) { // ShardingSphere 5.5's named group, "ref_0:t_order,t_order_item": the name is a label
+                String name = members.substring(0, colon).strip();
+                if (!name.matches("[A-Za-z0-9_$-]+")) {
+                    throw rule.error(key, "a group name before ':' of letters, digits and _ (like "
+                            + "\"ref_0:t_order,t_order_item\")", entries.get(i));
+                }
+                String previous = named.putIfAbsent(name.toLowerCase(Locale.ROOT), key);
+                if (previous != null) {
+                    throw rule.error(key, "a group name no other group has (" + name + " is " + previous + "'s)",
+                            entries.get(i));
+                }
+                members = members.substring(colon + 1);
+            }
+            for (String item : members.split(",")) {
                 TableRuleConfig table = byName.get(item.strip().toLowerCase(Locale.ROOT));
                 if (table == null) {
                     throw rule.error(key, "comma-separated tables of tables " + tables.stream()

@@ -50,6 +50,9 @@ class ShardingBindingTest {
         assertEquals(1, config(rule(NODES, DATABASE, TABLE, "'a, b'")).bindingGroups().size());
         assertEquals(1, config(rule(NODES, DATABASE.replace("mod }", "mod_too }"), TABLE, "'a,b'"))
                 .bindingGroups().size(), "another algorithm with the same type and props is alike");
+        assertEquals(java.util.List.of(java.util.List.of("a", "b")),
+                config(rule(NODES, DATABASE, TABLE, "'ref_0:a,b'")).bindingGroups(),
+                "ShardingSphere 5.5's named group: the name is a label");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -68,6 +71,8 @@ class ShardingBindingTest {
         "one table alone  | | | | \"a\"   | at least two tables",
         "an unknown table | | | | \"a,x\" | (x is none)",
         "a table in two groups | | | | \"a,b\", \"a,c\" | a is in bindingTables[0]",
+        "a name twice     | | | | \"g:a,b\", \"G:c,b\" | (G is bindingTables[0]'s)",
+        "a name of spaces | | | | \"my group:a,b\" | a group name before ':'",
     })
     void tablesThatShardDifferentlyAreRefused(String mistake, String nodes, String database, String table,
                                               String binding, String expected) {
