@@ -862,6 +862,45 @@ class ShardingIT {
     @ParameterizedTest(name = "{0}, binary protocol {1}")
     @MethodSource("io.strata.it.StrataFixture#clients")
     void showCreateTableAndShowIndexNameTheLogicalTable(Driver driver, boolean binary) throws SQLException {
+        showCreateTableAndShowIndex(driver, binary);
+    }
+
+    /**
+     * An index made through Strata is named per actual table as ShardingSphere names it (idx_status_t_order_0 on
+     * t_order_0, read on the servers), a hint naming the logical index reaches it on every node, and SHOW INDEX and
+     * SHOW CREATE TABLE speak of the logical index, as the plain database does of its own.
+     */
+    @Test
+    void indexesAreNamedPerActualTableAndHintsFindThem() throws SQLException {
+        try (Connection sharded = connect(Driver.MARIADB, false); Statement st = sharded.createStatement()) {
+            st.execute("CREATE INDEX idx_status ON t_order (status)");
+            direct(serverA, PLAIN, "CREATE INDEX idx_status ON t_order (status)");
+            try {
+                for (var node : List.of(Map.entry(serverA, SCHEMA_A), Map.entry(serverB, SCHEMA_B))) {
+                    for (String table : List.of("t_order_0", "t_order_1")) {
+                        assertEquals(List.of(List.of("idx_status_" + table)), read(node.getKey(), node.getValue(),
+                                "SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
+                                        + "DATABASE() AND TABLE_NAME = '" + table + "' AND INDEX_NAME <> 'PRIMARY'"));
+                    }
+                }
+                try (Connection plain = plain(Driver.MARIADB, false)) {
+                    assertSameAnswer("SELECT order_id, status FROM t_order FORCE INDEX (idx_status) WHERE status = "
+                            + "'paid' ORDER BY order_id", plain, sharded, false);
+                    assertSameAnswer("SELECT o.order_id FROM t_order o USE INDEX (idx_status, PRIMARY) JOIN "
+                            + "t_order_item i ON i.order_id = o.order_id AND i.user_id = o.user_id WHERE o.status = "
+                            + "'new' ORDER BY o.order_id", plain, sharded, false);
+                }
+                showCreateTableAndShowIndex(Driver.MARIADB, false);
+            } finally {
+                st.execute("DROP INDEX idx_status ON t_order");
+                direct(serverA, PLAIN, "DROP INDEX idx_status ON t_order");
+            }
+            assertEquals(List.of(), read(serverB, SCHEMA_B, "SELECT INDEX_NAME FROM information_schema.STATISTICS "
+                    + "WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME LIKE 'idx_status%'"), "dropped on every node");
+        }
+    }
+
+    private static void showCreateTableAndShowIndex(Driver driver, boolean binary) throws SQLException {
         try (Connection plain = plain(driver, binary); Connection sharded = connect(driver, binary)) {
             for (String sql : List.of("SHOW CREATE TABLE t_order", "SHOW CREATE TABLE `t_order_item`")) {
                 assertSameAnswer(sql, plain, sharded, binary, v -> v);

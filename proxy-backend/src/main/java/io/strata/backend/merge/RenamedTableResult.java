@@ -14,8 +14,10 @@ import java.util.List;
 /**
  * A result set that names an actual table, shown with the table's logical name: a first column holding the actual
  * name (SHOW INDEX's and SHOW CREATE TABLE's {@code Table}), and a second holding a CREATE TABLE statement of it
- * (SHOW CREATE TABLE's), have the logical name instead. Nothing else in the rows changes, so a column or index that
- * happens to share the name keeps it. Names compare as UTF-8 bytes.
+ * (SHOW CREATE TABLE's), have the logical name instead, and an index named for the actual table
+ * ({@code order_index_t_order_0}) the name the logical table knows ({@code order_index}), in SHOW INDEX's Key_name and
+ * the CREATE TABLE statement's keys. Nothing else in the rows changes, so a column that happens to share a name keeps
+ * it. Names compare as UTF-8 bytes.
  */
 public final class RenamedTableResult implements QueryResult {
 
@@ -69,13 +71,49 @@ public final class RenamedTableResult implements QueryResult {
         if (cells.length > 0 && Arrays.equals(cells[0], actual)) {
             cells[0] = logical;
             changed = true;
+            // SHOW INDEX's Key_name: the index as the logical table knows it
+            byte[] index = cells.length > 2 && cells[2] != null ? logicalIndex(cells[2]) : null;
+            if (index != null) {
+                cells[2] = index;
+            }
         }
         byte[] statement = cells.length > 1 && cells[1] != null ? createTable(cells[1]) : null;
         if (statement != null) {
-            cells[1] = statement;
+            cells[1] = indexesOf(statement);
             changed = true;
         }
         return changed;
+    }
+
+    /**
+     * An index name of the actual table as the logical table knows it ({@code order_index_t_order_0} is
+     * {@code order_index}: ShardingSphere's naming, which Strata's DDL follows), or null for another name.
+     */
+    private byte[] logicalIndex(byte[] name) {
+        int keep = name.length - actual.length - 1;
+        if (keep <= 0 || name[keep] != '_' || !Arrays.equals(name, keep + 1, name.length, actual, 0, actual.length)) {
+            return null;
+        }
+        return Arrays.copyOf(name, keep);
+    }
+
+    /** A CREATE TABLE statement with each index ({@code KEY `name`}) named as the logical table knows it. */
+    private byte[] indexesOf(byte[] statement) {
+        String text = new String(statement, StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder(text.length());
+        int copied = 0;
+        for (int at = text.indexOf("KEY `"); at >= 0; at = text.indexOf("KEY `", at + 5)) {
+            int start = at + 5;
+            int end = text.indexOf('`', start);
+            byte[] logicalName = end < 0 ? null
+                    : logicalIndex(text.substring(start, end).getBytes(StandardCharsets.UTF_8));
+            if (logicalName != null) {
+                out.append(text, copied, start).append(new String(logicalName, StandardCharsets.UTF_8));
+                copied = end;
+            }
+        }
+        return copied == 0 ? statement : out.append(text.substring(copied)).toString()
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static final byte[] CREATE_TABLE = "CREATE TABLE ".getBytes(StandardCharsets.US_ASCII);

@@ -122,10 +122,15 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
         ShardedTable described = show ? described(info) : null;
         if (described != null) { // DESCRIBE, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE: its first node answers
             DataNode first = described.nodes().get(0);
-            RouteResult route = single(bound(List.of(described), first), info.sql(),
-                    "described by the first data node");
-            return answerNamesTable(info) && !first.table().equals(described.logicalName())
-                    ? route.withRenamed(new RenamedTable(first.table(), described.logicalName())) : route;
+            Map<String, String> renames = bound(List.of(described), first);
+            if (!answerNamesTable(info)) {
+                return single(renames, info.sql(), "described by the first data node");
+            }
+            // its answer names the actual table, and indexes named for it (ShardingSphere's order_index_t_order_0):
+            // the unit's own text (even where unchanged) goes through the merge, which renames them
+            return single(renames, new RouteUnit(first.dataSource(), rename(info.sql(), renames), List.of()),
+                    "described by the first data node")
+                    .withRenamed(new RenamedTable(first.table(), described.logicalName()));
         }
         List<Object> params = context.preparing() ? List.of() : context.parameters().get();
         // an INSERT of many rows is cut at its rows' brackets rather than parsed whole (once more per node to
@@ -544,7 +549,7 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
     }
 
     String rename(String sql, Map<String, String> renames) {
-        if (sql.indexOf('.') < 0 && keepsNames(sql, renames)) {
+        if (sql.indexOf('.') < 0 && keepsNames(sql, renames) && !TableRenamer.namesIndexes(sql)) {
             return sql; // the actual tables have the logical names, unqualified: nothing to rename (sysbench's case)
         }
         Map<String, String> tablesOnly = new LinkedHashMap<>(renames);
