@@ -19,7 +19,8 @@ final class ShardingRuleReader {
 
     private static final List<String> RULE_KEYS = List.of("tables", "autoTables", "bindingTables",
             "defaultDatabaseStrategy", "defaultTableStrategy", "defaultShardingColumn", "defaultKeyGenerateStrategy",
-            "shardingAlgorithms", "keyGenerators", "auditors", "defaultAuditStrategy", "defaultDataSource");
+            "shardingAlgorithms", "keyGenerators", "auditors", "defaultAuditStrategy", "defaultDataSource",
+            "shardingCache");
     /** The one auditor ShardingSphere ships. */
     static final String DML_SHARDING_CONDITIONS = "DML_SHARDING_CONDITIONS";
     private static final Map<String, String> NOT_SUPPORTED = Map.of(
@@ -41,6 +42,9 @@ final class ShardingRuleReader {
     ShardingRuleConfig read() {
         refuseUnsupported(rule);
         rule.allowOnly(RULE_KEYS);
+        // ShardingSphere's route cache (capacity, routeCache): Strata caches its plans per statement shape itself
+        rule.optionalMap("shardingCache", "ShardingSphere's { capacity, routeCache: {...} }, which Strata reads "
+                + "and does not need");
         Map<String, AlgorithmConfig> algorithms = ShardingAlgorithms.read(rule.optionalMap("shardingAlgorithms",
                 "a mapping of algorithm names to { type, props }"));
         Map<String, KeyGeneratorConfig> generators = KeyGenerators.read(rule.optionalMap("keyGenerators",

@@ -49,6 +49,15 @@ class ShardingConfigTest {
     }
 
     @Test
+    void shardingSpheresRouteCacheIsReadAndNotNeeded() {
+        assertEquals(1, config(rule(TABLE, "shardingAlgorithms: { algo: { type: MOD, props: { sharding-count: 2 } "
+                + "} }", "shardingCache: { capacity: 10000, routeCache: { initialCapacity: 10, maximumSize: 100 } }"))
+                .tables().size());
+        assertTrue(error(rule(TABLE, "shardingAlgorithms: { algo: { type: COSID_MOD, props: {} } }")).getMessage()
+                .contains("got 'COSID_MOD'"));
+    }
+
+    @Test
     void anAutoTableIsCutByItsAlgorithmAndDealtOverItsDataSources() {
         ShardingRuleConfig config = config(rule(MOD4, "autoTables: { t_auto: { actualDataSources: 'ds_${0..1}', "
                 + AUTO_STRATEGY + ", keyGenerateStrategy: { column: id, keyGeneratorName: uuid } } }",
