@@ -223,7 +223,13 @@ class ShardingIT {
                         + "LIMIT 1",
                 "SELECT * FROM t_order WHERE order_id IN (3, 4, 5, 150) ORDER BY order_id",
                 "SELECT order_id FROM t_order LIMIT 0",
-                "SELECT t_order.* FROM t_order WHERE order_id < 12 ORDER BY created, order_id");
+                "SELECT t_order.* FROM t_order WHERE order_id < 12 ORDER BY created, order_id",
+                // groups of every sharding column live on one node each: any aggregate, GROUP_CONCAT too
+                "SELECT user_id, order_id, GROUP_CONCAT(item_id ORDER BY item_id DESC SEPARATOR '/'), COUNT(*) "
+                        + "FROM t_order_item GROUP BY user_id, order_id ORDER BY order_id LIMIT 5, 10",
+                "SELECT i.order_id, GROUP_CONCAT(DISTINCT qty), SUM(qty) FROM t_order_item i "
+                        + "GROUP BY i.order_id, i.user_id HAVING SUM(qty) > 3 ORDER BY 3 DESC, 1",
+                "SELECT user_id, order_id, MAX(status), COUNT(*) FROM t_order GROUP BY order_id, user_id");
     }
 
     /** Queries drawn by a seeded generator: conditions, orders, limits, groups and aggregates in combination. */

@@ -23,12 +23,15 @@ final class PlanCache {
     private static final int MAX_ENTRIES = 4096;
 
     private final SqlParser parser;
+    /** Whether a query's groups each live on one node (SelectPlanner#plan's groupsOnOneNode). */
+    private final java.util.function.Predicate<PlainSelect> groupsOnOneNode;
     private final ConcurrentHashMap<String, SelectPlanner.Plan> plans = new ConcurrentHashMap<>();
     /** Per shape, the key values its answers showed are no strings: its next plan asks no weight of them. */
     private final ConcurrentHashMap<String, Set<String>> plainValues = new ConcurrentHashMap<>();
 
-    PlanCache(SqlParser parser) {
+    PlanCache(SqlParser parser, java.util.function.Predicate<PlainSelect> groupsOnOneNode) {
         this.parser = parser;
+        this.groupsOnOneNode = groupsOnOneNode;
     }
 
     /** A shape that needs no merge: its units run the statement as it is. */
@@ -93,7 +96,8 @@ final class PlanCache {
             if (marksOutsideWhere(select)) {
                 return NONE; // ORDER BY 2 read as ORDER BY ?: a position, not a value; plan with the values
             }
-            SelectPlanner.Plan plan = SelectPlanner.plan(select, plainValues.getOrDefault(template, Set.of()));
+            SelectPlanner.Plan plan = SelectPlanner.plan(select, plainValues.getOrDefault(template, Set.of()),
+                    groupsOnOneNode.test(select));
             return plan == null ? NONE_NEEDED : plan;
         } catch (RouteException e) {
             return NONE; // planned again with the values: refused then, or planned (LIMIT ? has its number)

@@ -90,9 +90,16 @@ final class SelectPlanner {
     private final Set<String> plainValues;
     private final java.util.Map<Integer, String> weighed = new java.util.HashMap<>();
 
-    private SelectPlanner(PlainSelect select, Set<String> plainValues) {
+    /**
+     * Each group lives on one node (the query groups by every sharding column of its one table): the shards' group
+     * rows are final, whatever their aggregates (GROUP_CONCAT too), and merge as plain rows.
+     */
+    private final boolean groupsOnOneNode;
+
+    private SelectPlanner(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode) {
         this.select = select;
         this.plainValues = plainValues;
+        this.groupsOnOneNode = groupsOnOneNode;
         this.items = List.copyOf(select.getSelectItems());
         int firstStar = -1;
         for (int i = 0; i < items.size() && firstStar < 0; i++) {
@@ -109,12 +116,15 @@ final class SelectPlanner {
      * aggregate, DISTINCT or LIMIT)
      */
     static Plan plan(PlainSelect select) {
-        return plan(select, Set.of());
+        return plan(select, Set.of(), false);
     }
 
-    /** @param plainValues values (text, lower case) an earlier answer showed are no strings */
-    static Plan plan(PlainSelect select, Set<String> plainValues) {
-        return new SelectPlanner(select, plainValues).plan();
+    /**
+     * @param plainValues     values (text, lower case) an earlier answer showed are no strings
+     * @param groupsOnOneNode the query groups by every sharding column of its one table: each group on one node
+     */
+    static Plan plan(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode) {
+        return new SelectPlanner(select, plainValues, groupsOnOneNode && select.getGroupBy() != null).plan();
     }
 
     private Plan plan() {
@@ -127,7 +137,10 @@ final class SelectPlanner {
         if (!aggregated && !distinct && order.isEmpty() && limit == null) {
             return null;
         }
-        QueryMerge merge = aggregated ? grouped(order, limit) : ordered(order, distinct, limit);
+        if (groupsOnOneNode && !distinct && order.isEmpty() && limit == null) {
+            return null; // the shards' groups, one after another, are the answer
+        }
+        QueryMerge merge = aggregated && !groupsOnOneNode ? grouped(order, limit) : ordered(order, distinct, limit);
         derived.forEach(select::addSelectItem);
         String sql = select.toString();
         return new Plan(sql.endsWith(" FOR SHARE") ? sql.substring(0, sql.length() - 10) + " LOCK IN SHARE MODE"
@@ -151,7 +164,7 @@ final class SelectPlanner {
         if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) {
             throw ShardingRule.refused("SELECT ... INTO over several shards");
         }
-        for (int i = 0; i < items.size(); i++) {
+        for (int i = 0; i < items.size() && !groupsOnOneNode; i++) {
             Expression e = items.get(i).getExpression();
             if (aggregate(e)) {
                 if (star >= 0 && i > star) {
@@ -286,6 +299,9 @@ final class SelectPlanner {
             }
         }
         int column = derive(expression);
+        if (groupsOnOneNode) {
+            return column; // an aggregate of a group one node holds whole: the node's value is the answer
+        }
         if (aggregate(expression)) {
             aggregations.add(aggregation(column, (net.sf.jsqlparser.expression.Function) expression));
         } else if (ANY_AGGREGATE.matcher(text).find()) {

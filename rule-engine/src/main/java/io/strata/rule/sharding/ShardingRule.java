@@ -76,7 +76,7 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
         this.names = new NameSet(tables.tables().stream().map(ShardedTable::logicalName).toList());
         this.broadcast = Set.copyOf(broadcast);
         this.parser = parser;
-        this.plans = new PlanCache(parser);
+        this.plans = new PlanCache(parser, this::groupsOnOneNode);
     }
 
     public ShardingTables tables() {
@@ -306,7 +306,7 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
                 if (own == null) {
                     throw refused("Strata cannot read this statement with its values written in: " + inlined());
                 }
-                plan = SelectPlanner.plan(own);
+                plan = SelectPlanner.plan(own, java.util.Set.of(), groupsOnOneNode(own));
                 unitSql = plan == null ? inlined() : plan.unitSql();
             }
             return new RouteResult(units(nodes, unitSql), ResultMerge.CONCATENATE, false, notes(nodes),
@@ -482,6 +482,33 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
             }
             return true;
         }
+    }
+
+    /**
+     * Whether a query's every group lives on one node: it reads one sharded table, whose rows are placed by its
+     * sharding columns alone, and groups by each of them (as columns, bare or qualified with the table's name or
+     * alias).
+     */
+    private boolean groupsOnOneNode(PlainSelect select) {
+        if (select.getGroupBy() == null || select.getJoins() != null && !select.getJoins().isEmpty()
+                || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table from)) {
+            return false;
+        }
+        ShardedTable table = tables.find(Names.unquote(from.getName())).orElse(null);
+        if (table == null || !NodeLocality.linkable(table)) {
+            return false;
+        }
+        String alias = from.getAlias() == null ? table.lowerName()
+                : Names.unquote(from.getAlias().getName()).toLowerCase(Locale.ROOT);
+        List<String> grouped = new ArrayList<>();
+        for (Object expression : select.getGroupBy().getGroupByExpressionList()) {
+            if (expression instanceof net.sf.jsqlparser.schema.Column column && (column.getTable() == null
+                    || column.getTable().getName() != null
+                    && Names.unquote(column.getTable().getName()).equalsIgnoreCase(alias))) {
+                grouped.add(Names.unquote(column.getColumnName()).toLowerCase(Locale.ROOT));
+            }
+        }
+        return grouped.containsAll(table.shardingColumns());
     }
 
     /** The proof of a statement shape, read once. */

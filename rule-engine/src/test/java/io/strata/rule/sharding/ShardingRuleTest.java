@@ -157,6 +157,18 @@ class ShardingRuleTest {
     }
 
     @Test
+    void groupsOfEverySharingColumnMergeAsRowsWhateverTheirAggregates() {
+        RouteResult route = route("SELECT user_id, order_id, GROUP_CONCAT(status SEPARATOR '/') FROM t_order "
+                + "GROUP BY user_id, order_id ORDER BY 3 DESC LIMIT 2");
+        assertEquals(4, route.units().size());
+        assertEquals("ordered merge by #3 DESC; LIMIT 2", route.query().merge().describe());
+        assertTrue(route.first().sql().contains("GROUP BY user_id, order_id ORDER BY 3 DESC LIMIT 2"),
+                route.first().sql());
+        assertNull(route("SELECT o.user_id, o.order_id, COUNT(*) FROM t_order o GROUP BY o.order_id, o.user_id")
+                .query(), "each node's groups, one after another");
+    }
+
+    @Test
     void aKeyAnAnswerShowedIsNoStringIsPlannedWithoutItsWeightFromThenOn() {
         String sql = "SELECT order_id, amount, note FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC, note";
         String weight = "WEIGHT_STRING(IF(CONCAT(note, ' ') = CONCAT(note), CONCAT(RTRIM(note), ' '), note))";
@@ -375,6 +387,7 @@ class ShardingRuleTest {
             "SELECT COUNT(DISTINCT user_id, status) FROM t_order|several expressions",
             "SELECT SUM(amount) / 2 FROM t_order|inside an expression",
             "SELECT GROUP_CONCAT(status) FROM t_order|GROUP_CONCAT",
+            "SELECT user_id, GROUP_CONCAT(status) FROM t_order GROUP BY user_id|GROUP_CONCAT",
             "SELECT user_id, COUNT(*) FROM t_order GROUP BY user_id WITH ROLLUP|ROLLUP",
             "SELECT *, COUNT(*) FROM t_order GROUP BY user_id|after *",
             "SELECT * FROM t_order WHERE order_id > 5|allow-range-query-with-inline-sharding",
