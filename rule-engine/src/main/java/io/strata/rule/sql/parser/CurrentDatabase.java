@@ -41,9 +41,20 @@ public final class CurrentDatabase {
     private CurrentDatabase() {
     }
 
-    /** Whether the text may hold something to rewrite: a cheap test before the tokens are read. */
+    /**
+     * Whether the text may hold something to rewrite: a test before the tokens are read, one pass over the characters
+     * that looks further only at a b (DATABASE, TABLES) or an m (SCHEMA, information_schema).
+     */
     public static boolean mayShow(String sql) {
-        return containsWord(sql, "database") || containsWord(sql, "schema") || containsWord(sql, "tables");
+        for (int i = 2, n = sql.length(); i < n; i++) {
+            int c = sql.charAt(i) | 0x20;
+            if (c == 'b' && (i >= 4 && sql.regionMatches(true, i - 4, "database", 0, 8)
+                    || sql.regionMatches(true, i - 2, "tables", 0, 6))
+                    || c == 'm' && i >= 4 && sql.regionMatches(true, i - 4, "schema", 0, 6)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The text with the logical name shown where the backend's would be; {@code sql} itself when nothing is. */
@@ -229,17 +240,5 @@ public final class CurrentDatabase {
 
     private static String quoted(String text) {
         return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'";
-    }
-
-    /** Whether {@code word} stands in the text, any case, at a word's start (cheap: no tokens). */
-    private static boolean containsWord(String sql, String word) {
-        int n = sql.length() - word.length();
-        for (int i = 0; i <= n; i++) {
-            if (sql.regionMatches(true, i, word, 0, word.length())
-                    && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

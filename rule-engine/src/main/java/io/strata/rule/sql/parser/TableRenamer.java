@@ -71,7 +71,7 @@ public final class TableRenamer {
      * actual table. A DDL statement's indexes belong to its one table; a hint's to the table named before it.
      */
     private static Map<Integer, String> indexes(SqlTokens tokens, Map<String, String> renames) {
-        if (!IndexNames.mayHold(tokens.sql())) {
+        if (!IndexNames.named(tokens)) {
             return Map.of();
         }
         Map<Integer, String> indexes = new java.util.HashMap<>();

@@ -55,6 +55,13 @@ class CurrentDatabaseTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"SELECT DATABASE()", "select Schema(), 1", "SHOW TABLES", "show full tables",
+            "SELECT table_name FROM INFORMATION_SCHEMA.tables"})
+    void aStatementThatMayShowADatabaseIsRead(String sql) {
+        assertTrue(CurrentDatabase.mayShow(sql));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"SELECT * FROM sbtest1 WHERE id = 1", "UPDATE t SET c = 1", "SELECT 1"})
     void aStatementThatShowsNoDatabaseIsLeftAlone(String sql) {
         assertFalse(CurrentDatabase.mayShow(sql));

@@ -39,6 +39,13 @@ class IndexNamesTest {
         assertEquals(expected, ddl(sql));
     }
 
+    @org.junit.jupiter.api.Test
+    void aTextWithoutIndexOrKeyIsNotRead() {
+        org.junit.jupiter.api.Assertions.assertTrue(IndexNames.mayHold("SELECT * FROM t FORCE InDeX (a)"));
+        org.junit.jupiter.api.Assertions.assertTrue(IndexNames.mayHold("ALTER TABLE t ADD KEY (a)"));
+        org.junit.jupiter.api.Assertions.assertFalse(IndexNames.mayHold("SELECT c FROM sbtest1 WHERE id = 7"));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "SELECT * FROM t_order FORCE INDEX (idx) WHERE a = 1|SELECT * FROM `t_order_0` FORCE INDEX "
