@@ -114,12 +114,6 @@ final class SelectPlanner {
      * @param select a tree of the statement's own (it is changed here)
      * @return the plan, or null when the shards' rows one after another are the answer (no order, grouping,
      * aggregate, DISTINCT or LIMIT)
-     */
-    static Plan plan(PlainSelect select) {
-        return plan(select, Set.of(), false);
-    }
-
-    /**
      * @param plainValues     values (text, lower case) an earlier answer showed are no strings
      * @param groupsOnOneNode the query groups by every sharding column of its one table: each group on one node
      */
