@@ -54,12 +54,16 @@ class ShippedExamplesIT {
                 }
             }
         }
-        assertTrue(types.containsAll(List.of("BROADCAST", "SHADOW", "SHARDING", "READWRITE_SPLITTING",
+        assertTrue(types.containsAll(List.of("BROADCAST", "SHADOW", "SHARDING", "SINGLE", "READWRITE_SPLITTING",
                 "QUERY_ROUTING")), types.toString());
     }
 
     @Test
     void theShardingExampleCreatesItsTablesOnEveryNode(@TempDir Path dir) throws Exception {
+        for (String schema : List.of("shop_0", "shop_1")) {
+            server.createDatabase(schema, "app", "secret");
+            server.execute(schema, "app", "secret", "DROP TABLE IF EXISTS t_note");
+        }
         try (Strata strata = start(dir, "config-sharding.yaml"); Connection c = connect(strata, "shop");
              Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t_order (order_id BIGINT PRIMARY KEY, user_id INT NOT NULL, status VARCHAR(10))");
@@ -68,6 +72,9 @@ class ShippedExamplesIT {
             assertEquals(List.of("t_order_0", "t_order_1"), tables("shop_1", "t_order%"));
             assertEquals(1, count("shop_0", "t_order_1"), "user 2 on ds_0, order 1 in t_order_1");
             assertEquals(1, count("shop_1", "t_order_0"), "user 3 on ds_1, order 2 in t_order_0");
+            st.execute("CREATE TABLE t_note (id INT PRIMARY KEY)"); // a single table, on defaultDataSource ds_0
+            st.executeUpdate("INSERT INTO t_note VALUES (1)");
+            assertEquals(1, count("shop_0", "t_note"));
         }
     }
 
