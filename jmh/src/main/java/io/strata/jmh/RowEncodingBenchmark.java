@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Text-protocol row encoding, the per-row work of results Strata writes itself: the JDBC executor's rows
- * ({@code JdbcResultWriter.row}: every cell's string encoded in the client's character set, then written as a
+ * ({@code ResultPackets.row}: every cell's string encoded in the client's character set, then written as a
  * length-encoded string into a pooled buffer of initial capacity 128) and Strata's local results
  * ({@code LocalResultSet.write}: {@code MySQLBuf.writeStringLenenc} into a buffer of 64). In JDBC executor mode it
  * is paid once per row of every result, on top of the driver's own decoding. The row is a full sysbench row:
@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The two what-ifs are not Strata code: they show what those changes would buy.
  *
- * <p>{@code thread} says whose allocator it is. {@code JdbcResultWriter} runs on the statement's virtual thread,
+ * <p>{@code thread} says whose allocator it is. {@code ResultPackets} runs on the statement's virtual thread,
  * which Netty's default pooled allocator serves without a thread cache ({@code other}); {@code LocalResultSet} runs
  * on the event loop, which has one ({@code event_loop}).
  */

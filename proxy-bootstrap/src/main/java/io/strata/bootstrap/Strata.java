@@ -21,14 +21,15 @@ import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
-import io.strata.frontend.digest.DigestTable;
-import io.strata.frontend.slowlog.SlowLog;
+import io.strata.kernel.digest.DigestTable;
+import io.strata.kernel.slowlog.SlowLog;
 import io.strata.frontend.auth.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
-import io.strata.frontend.command.CommandHandler;
-import io.strata.frontend.session.Session;
-import io.strata.frontend.session.SessionRegistry;
+import io.strata.kernel.Session;
+import io.strata.kernel.Kernel;
+import io.strata.kernel.SessionRegistry;
+import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleChain;
@@ -124,7 +125,7 @@ public final class Strata implements AutoCloseable {
         server.close();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMillis);
         for (Session session : sessions.all()) {
-            session.channel().pipeline().fireUserEventTriggered(CommandHandler.STOP_AT_BOUNDARY);
+            session.client().stopAtBoundary();
         }
         while (sessions.size() > 0 && System.nanoTime() < deadline) {
             try {
@@ -226,10 +227,11 @@ public final class Strata implements AutoCloseable {
                 SlowLogConfig slow = resolved.server().slowLog();
                 slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
                 DigestsConfig digests = resolved.server().digests();
-                FrontendContext context = new FrontendContext(resolved, new Authenticator(resolved.server()),
-                        chains, backends, jdbc, new SessionRegistry(), Tls.serverContext(resolved.server().tls()),
-                        health, new FrontendStats(), digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
-                        slowLog, new Mirrors(backends));
+                Kernel kernel = new Kernel(new StrataRuntime(resolved, chains, backends, jdbc, health,
+                        new Mirrors(backends)), digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
+                        slowLog);
+                FrontendContext context = new FrontendContext(kernel, new Authenticator(resolved.server()),
+                        Tls.serverContext(resolved.server().tls()), new FrontendStats());
                 if (metrics != null) {
                     metrics.start(context);
                     LOG.info("Metrics at http://{}:{}/metrics", metricsConfig.host(), metrics.port());

@@ -1,46 +1,72 @@
 package io.strata.frontend;
 
-import io.strata.backend.execute.Mirrors;
-import io.strata.frontend.digest.DigestTable;
-import io.strata.frontend.slowlog.SlowLog;
-
 import io.netty.handler.ssl.SslContext;
 import io.strata.backend.Backends;
-import io.strata.backend.jdbc.JdbcDataSources;
+import io.strata.backend.execute.Mirrors;
 import io.strata.config.StrataConfig;
 import io.strata.frontend.auth.Authenticator;
-import io.strata.frontend.session.SessionRegistry;
+import io.strata.kernel.Kernel;
+import io.strata.kernel.SessionRegistry;
+import io.strata.kernel.StrataRuntime;
+import io.strata.kernel.digest.DigestTable;
+import io.strata.kernel.slowlog.SlowLog;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
 import io.strata.rule.health.HealthRegistry;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What every client connection shares: configuration, users, rule chains, backend pools (native ones, and the
- * HikariCP ones when the JDBC executor is on, else null), live sessions, the TLS context (null when off), the
- * status of every data source, and what the client side counts: query digests (null when off), the slow query log
- * (null when off), and the mirrors of query rules.
+ * What every MySQL client connection shares: the kernel (the runtime, the sessions, digests and the slow log), the
+ * users' password checks, the TLS context (null when off) and what the MySQL frontend counts. The accessors of the
+ * runtime read the kernel's snapshot of this moment: a command that must see one runtime throughout takes it once
+ * from its {@code StatementLife}.
  */
-public record FrontendContext(StrataConfig config, Authenticator authenticator, Map<String, RuleChain> ruleChains,
-                              Backends backends, JdbcDataSources jdbc, SessionRegistry sessions,
-                              SslContext sslContext, HealthRegistry health, FrontendStats stats,
-                              DigestTable digests, SlowLog slowLog, Mirrors mirrors) {
+public record FrontendContext(Kernel kernel, Authenticator authenticator, SslContext sslContext,
+                              FrontendStats stats) {
 
     public static final String VERSION_SUFFIX = "-Strata";
     /** Announced until a backend has told its own version. */
     public static final String FALLBACK_VERSION = "8.0.0";
 
-    /**
-     * The chains' names are interned, as a session's database is ({@code Session.database}): looking a chain up for
-     * every statement then compares the two Strings by identity.
-     */
-    public FrontendContext {
-        Map<String, RuleChain> interned = new LinkedHashMap<>();
-        ruleChains.forEach((database, chain) -> interned.put(database.intern(), chain));
-        ruleChains = Collections.unmodifiableMap(interned);
+    public StrataRuntime runtime() {
+        return kernel.runtime();
+    }
+
+    public StrataConfig config() {
+        return runtime().config();
+    }
+
+    public Map<String, RuleChain> ruleChains() {
+        return runtime().ruleChains();
+    }
+
+    public RuleChain ruleChain(String database) {
+        return runtime().ruleChain(database);
+    }
+
+    public Backends backends() {
+        return runtime().backends();
+    }
+
+    public HealthRegistry health() {
+        return runtime().health();
+    }
+
+    public Mirrors mirrors() {
+        return runtime().mirrors();
+    }
+
+    public SessionRegistry sessions() {
+        return kernel.sessions();
+    }
+
+    public DigestTable digests() {
+        return kernel.digests();
+    }
+
+    public SlowLog slowLog() {
+        return kernel.slowLog();
     }
 
     /**
@@ -50,14 +76,13 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
      * they do not. MariaDB Connector/J drops the prefix and reads the real version.
      */
     public String serverVersion() {
-        String backend = backends.connector().lastServerVersion();
+        String backend = backends().connector().lastServerVersion();
         return (backend == null ? FALLBACK_VERSION : backend) + VERSION_SUFFIX;
     }
 
     /** A MariaDB backend speaks MariaDB's extended capabilities; Strata offers clients the same. */
     public boolean backendIsMariaDb() {
-        String backend = backends.connector().lastServerVersion();
-        return backend != null && backend.contains("MariaDB");
+        return runtime().backendIsMariaDb();
     }
 
     /** The capabilities of the greeting: MariaDB clears CLIENT_MYSQL (bit 0) to say it has extended ones. */
@@ -69,9 +94,5 @@ public record FrontendContext(StrataConfig config, Authenticator authenticator, 
 
     public int serverMariaDbCapabilities() {
         return backendIsMariaDb() ? Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO : 0;
-    }
-
-    public RuleChain ruleChain(String database) {
-        return ruleChains.get(database);
     }
 }

@@ -1,7 +1,7 @@
 package io.strata.frontend;
 
 import io.netty.channel.ChannelHandler;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.protocol.HandshakeResponse41;
 
 /**

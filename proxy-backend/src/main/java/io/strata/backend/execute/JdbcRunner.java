@@ -1,5 +1,6 @@
 package io.strata.backend.execute;
 
+import io.strata.backend.result.StatementShape;
 import com.zaxxer.hikari.HikariDataSource;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -503,7 +504,7 @@ public final class JdbcRunner implements StatementRunner {
         String sql = withSqlMode(withResultCharset(statementText(command.payload())), sqlMode);
         ResultWriter out = writer(command, false);
         start(command, out, null, again -> prepare(again, clientId), connection -> {
-            PreparedExecutor.Shape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
+            StatementShape shape = PreparedExecutor.prepare(connection, sql, collation(), maxBytesPerChar(),
                     out);
             if (shape == null) {
                 session.prepareFailed();

@@ -1,9 +1,9 @@
 package io.strata.backend.execute;
 
+import io.strata.backend.result.StatementShape;
 import io.strata.backend.result.ColumnMetadata;
 import io.strata.backend.result.Result;
-import io.strata.backend.jdbc.PreparedExecutor;
-import io.strata.backend.jdbc.ResultSink;
+import io.strata.backend.result.ResultSink;
 
 import java.util.List;
 
@@ -21,7 +21,7 @@ public interface ResultWriter extends ResultSink {
     void write(Result result) throws InterruptedException;
 
     /** COM_STMT_PREPARE's answer: the client's statement id and the statement's shape. */
-    void prepared(int statementId, PreparedExecutor.Shape shape);
+    void prepared(int statementId, StatementShape shape);
 
     /** The columns of the rows that follow without definitions (a cursor's, for COM_STMT_FETCH). */
     void rowsOf(List<ColumnMetadata> columns);

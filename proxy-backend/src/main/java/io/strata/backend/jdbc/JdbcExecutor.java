@@ -1,5 +1,6 @@
 package io.strata.backend.jdbc;
 
+import io.strata.backend.result.ResultSink;
 import io.strata.backend.result.ColumnMetadata;
 import io.strata.protocol.ColumnType;
 import io.strata.protocol.ServerStatus;

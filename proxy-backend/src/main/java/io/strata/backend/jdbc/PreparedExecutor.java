@@ -1,5 +1,7 @@
 package io.strata.backend.jdbc;
 
+import io.strata.backend.result.StatementShape;
+import io.strata.backend.result.ResultSink;
 import io.strata.backend.result.ColumnMetadata;
 import io.strata.protocol.ColumnType;
 import io.strata.protocol.ServerStatus;
@@ -26,13 +28,6 @@ import java.util.function.Consumer;
  */
 public final class PreparedExecutor {
 
-    /**
-     * What a COM_STMT_PREPARE answers: the parameter and result column definitions (in the client's character set),
-     * the warnings and the server status.
-     */
-    public record Shape(List<ColumnMetadata> params, List<ColumnMetadata> columns, int warnings, int statusFlags) {
-    }
-
     private PreparedExecutor() {
     }
 
@@ -41,7 +36,7 @@ public final class PreparedExecutor {
      *
      * @throws SQLException when the connection itself failed (SQLSTATE class 08): the caller must drop it
      */
-    public static Shape prepare(Connection connection, String sql, int textCollationId, int maxBytesPerChar,
+    public static StatementShape prepare(Connection connection, String sql, int textCollationId, int maxBytesPerChar,
                                 ResultSink sink) throws SQLException {
         try (PreparedStatement statement = serverPrepare(connection, sql)) {
             // Without the driver's own description (it defers a prepare the server refused) the standard metadata
@@ -49,7 +44,7 @@ public final class PreparedExecutor {
             Optional<List<List<ColumnMetadata>>> internal = DriverColumns.describePrepared(statement);
             List<List<ColumnMetadata>> described = internal.isPresent() ? internal.get()
                     : fromStandardMetadata(statement, textCollationId, maxBytesPerChar);
-            return new Shape(inCharset(described.get(0), textCollationId, maxBytesPerChar),
+            return new StatementShape(inCharset(described.get(0), textCollationId, maxBytesPerChar),
                     inCharset(described.get(1), textCollationId, maxBytesPerChar),
                     JdbcExecutor.warnings(connection), JdbcExecutor.statusFlags(connection));
         } catch (SQLException e) {

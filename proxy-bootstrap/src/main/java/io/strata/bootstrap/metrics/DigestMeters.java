@@ -3,9 +3,9 @@ package io.strata.bootstrap.metrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import io.strata.frontend.digest.DigestKey;
-import io.strata.frontend.digest.DigestStats;
-import io.strata.frontend.digest.DigestTable;
+import io.strata.kernel.digest.DigestKey;
+import io.strata.kernel.digest.DigestStats;
+import io.strata.kernel.digest.DigestTable;
 
 import java.util.Comparator;
 import java.util.List;

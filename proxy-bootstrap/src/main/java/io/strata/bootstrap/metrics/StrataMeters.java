@@ -1,7 +1,7 @@
 package io.strata.bootstrap.metrics;
 
 import io.strata.backend.execute.Mirrors;
-import io.strata.frontend.slowlog.SlowLog;
+import io.strata.kernel.slowlog.SlowLog;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendPool;
 import io.strata.frontend.FrontendStats;
-import io.strata.frontend.session.SessionRegistry;
+import io.strata.kernel.SessionRegistry;
 import io.strata.protocol.CommandType;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.health.HealthRegistry;

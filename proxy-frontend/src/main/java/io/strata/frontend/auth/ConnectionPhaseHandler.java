@@ -10,7 +10,7 @@ import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.Phases;
 import io.strata.frontend.packet.Responses;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;

@@ -2,11 +2,11 @@ package io.strata.frontend.command;
 
 import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
-import io.strata.frontend.digest.DigestKey;
-import io.strata.frontend.digest.DigestStats;
+import io.strata.kernel.digest.DigestKey;
+import io.strata.kernel.digest.DigestStats;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.query.QueryRoutingRule;

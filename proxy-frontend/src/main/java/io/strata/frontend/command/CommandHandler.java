@@ -14,14 +14,13 @@ import io.strata.frontend.FrontendStats;
 import io.strata.frontend.Phases;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.frontend.packet.Responses;
-import io.strata.backend.execute.JdbcRunner;
 import io.strata.backend.execute.PreparedStatement;
-import io.strata.backend.execute.RelayRunner;
 import io.strata.backend.execute.ResultWriter;
 import io.strata.backend.execute.SessionState;
 import io.strata.backend.execute.StatementRunner;
 import io.strata.protocol.Charsets;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
+import io.strata.kernel.StatementLife;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
@@ -53,12 +52,7 @@ import io.strata.protocol.command.UnknownCommand;
 import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
-import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.StatementContext;
-import io.strata.rule.Steering;
-import io.strata.rule.sql.parser.ParameterInliner;
-import io.strata.frontend.digest.DigestKey;
-import io.strata.frontend.slowlog.SlowQuery;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -88,14 +82,15 @@ import java.util.function.Supplier;
 public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandHandler.class);
-    /** Where digests say a statement Strata answered itself ran. */
-    private static final String STRATA = "strata";
+    private static final String STRATA = StatementLife.STRATA;
 
     private final FrontendContext context;
     private final Phases phases;
     private final Session session;
     /** What the session's backends mirror (its own object: looked up on every command). */
     private final SessionState state;
+    /** The kernel's stages around each command: process list, routing, counts, steering, digests, slow log. */
+    private StatementLife life;
     private final ArrayDeque<MySQLFrame> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private StatementRunner runner;
@@ -113,22 +108,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
      * every command cost a cold cache line each (2-6% of Strata's user time at 64 clients).
      */
     private boolean readingMayBePaused = true;
-    /** The data sources the current statement runs on, counted there until it ends. */
-    private final List<DataSourceStatus> running = new ArrayList<>(2);
-    private boolean runningWrite;
     private volatile boolean closed;
-    /** Counts commands, so that a timer set for one never acts on a later one. */
-    private long commandNumber;
-    private long commandStartNanos;
-    /** The statement the current command runs (digests, the slow log), or null for commands without one. */
-    private SqlStatementInfo statementInfo;
-    private String statementDatabase;
-    /** The prepared statement an execute runs, whose digest is made once; null for a text statement. */
-    private PreparedStatement statementPrepared;
-    /** Where it went: a data source, several joined by commas, or "strata" for an answer of Strata's own. */
-    private String statementDataSources;
-    /** A query rule's time limit on the running statement, or null. */
-    private ScheduledFuture<?> timeout;
     /** When the last command ended (or the session logged in): server.idleTimeout counts from there. */
     private long idleSinceNanos = System.nanoTime();
     /** The check of server.idleTimeout, or null when there is none. */
@@ -155,6 +135,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.commands = context.stats().commandsOn(ctx.executor());
+        this.life = new StatementLife(context.kernel(), session, ctx.channel().eventLoop());
         StatementRunner.Completion completion = new StatementRunner.Completion() {
             @Override
             public void done() {
@@ -193,11 +174,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
             @Override
             public ResultWriter results(int sequenceId, boolean binary) {
-                return new JdbcResultWriter(ctx.channel(), sequenceId, state.deprecateEof(),
+                return new ResultPackets(ctx.channel(), sequenceId, state.deprecateEof(),
                         state.extendedTypeInfo(), Charsets.java(state.charset()), binary, state::interruption);
             }
         };
-        this.relayRunner = new RelayRunner(context.backends(), ctx.channel(), state, completion);
+        this.relayRunner = life.runtime().relay(ctx.channel(), state, completion);
         long idleMillis = context.config().server().limits().idleTimeoutMillis();
         if (idleMillis > 0) {
             // checked a tenth of the limit apart: a session is closed after 1 to 1.1 times its idle limit, never sooner
@@ -205,8 +186,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             idleCheck = ctx.executor().scheduleAtFixedRate(() -> closeIfIdle(idleMillis), period, period,
                     TimeUnit.MILLISECONDS);
         }
-        this.runner = context.config().server().jdbcExecutor()
-                ? new JdbcRunner(context.jdbc(), context.config(), ctx.channel(), state, completion) : relayRunner;
+        this.runner = life.runtime().runner(ctx.channel(), state, completion, relayRunner);
     }
 
     @Override
@@ -256,8 +236,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** The current command has been answered completely; the next may run. */
     private void done() {
         localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
-        finishRunning();
-        commandEnds();
+        life.ends();
+        idleSinceNanos = System.nanoTime();
         busy = false;
         if (stopping && stopAtBoundary()) {
             return;
@@ -407,7 +387,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         String database = currentDatabase();
         StatementContext routing = new StatementContext(database, SqlClassifier.classify(sql),
                 state.inTransaction() || !state.autocommit(), runner.held(), false, session.routeState());
-        return Optional.of(RouteExplain.answer(context.ruleChain(database), routing));
+        return Optional.of(RouteExplain.answer(life.runtime().ruleChain(database), routing));
     }
 
     /** Routes the command with the rule chain and hands it to the executor's runner. */
@@ -471,41 +451,10 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (kind == ResponseKind.QUERY && info != null) {
             statementIs(info, database, null); // an error rule's refusal is counted under the statement too
         }
-        RouteResult route = context.ruleChain(database).route(routing);
-        if (kind != ResponseKind.PREPARE) { // a prepare runs nothing yet: neither a read nor a write
-            started(database, route, info != null && info.mayWrite());
-            if (route.steering() != Steering.NONE) {
-                steer(route.steering(), database, info, parameters);
-            }
-        }
+        // a prepare runs nothing yet: neither a read nor a write
+        RouteResult route = life.route(routing, kind != ResponseKind.PREPARE, parameters);
         return new Routed(new StatementRunner.Command(database, schema, route.first().dataSource(),
                 payload.retainedDuplicate(), sql, kind, info, next, routing, route.retryable()), route);
-    }
-
-    /** Counts the statement as running on its data sources (SHOW STRATA DATA SOURCES, LEAST_ACTIVE, metrics). */
-    private void started(String database, RouteResult route, boolean write) {
-        finishRunning();
-        statementDataSources = dataSources(route);
-        session.runsOn(statementDataSources);
-        for (RouteUnit unit : route.units()) {
-            DataSourceStatus status = context.health().status(database, unit.dataSource());
-            status.started(write);
-            running.add(status);
-        }
-        runningWrite = write;
-    }
-
-    /** The running statement was answered (or failed): a write counts from now for read-your-writes. */
-    private void finishRunning() {
-        if (running.isEmpty()) {
-            return;
-        }
-        running.forEach(DataSourceStatus::finished);
-        running.clear();
-        if (runningWrite) {
-            session.routeState().wroteAt(System.nanoTime());
-        }
-        runningWrite = false;
     }
 
     /** See {@link StatementRunner.Completion#reroute}. */
@@ -513,19 +462,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (!command.retryable()) {
             return null;
         }
-        Throwable cause = why.getCause() != null && !(why instanceof MySQLException) ? why.getCause() : why;
-        LOG.info("session {}: {} unreachable, the read goes elsewhere: {}", session.connectionId(),
-                command.dataSource(), cause.getMessage());
-        // out of the rotation at once (the health monitor brings it back), so the rules choose another
-        DataSourceStatus status = context.health().status(command.database(), command.dataSource());
-        status.down("unreachable: " + cause.getMessage(), status.lagSeconds());
-        status.retried();
-        RouteResult route = context.ruleChain(command.database()).route(command.routing());
-        if (!route.isSingle() || route.first().dataSource().equals(command.dataSource())) {
-            return null;
-        }
-        started(command.database(), route, false);
-        return command.to(route.first().dataSource(), route.retryable(), payload);
+        RouteResult route = life.reroute(command.routing(), command.dataSource(), why);
+        return route == null ? null : command.to(route.first().dataSource(), route.retryable(), payload);
     }
 
     /**
@@ -574,7 +512,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             ok(next);
             return;
         }
-        statementPrepared = statement;
+        life.executes(statement);
         // in the database it was prepared in, as the server runs it (a USE since changes nothing for it)
         Routed routed = routed(payload, next, kind, statement.sql(), statement.info(), statement.database(),
                 statement.schema(), kind == null || opensCursor,
@@ -742,53 +680,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** A command starts: the process list shows it, and what its statement's answer says is counted from nothing. */
     private void commandStarts(ClientCommand command) {
-        long now = System.nanoTime();
-        commandNumber++;
-        commandStartNanos = now;
-        statementInfo = null;
-        statementPrepared = null;
-        statementDataSources = null;
-        state.answerStarts();
-        session.commandStarts(command.type().processListName(), command instanceof ComQuery query ? query.sql()
-                : null, now);
+        life.starts(command.type().processListName(), command instanceof ComQuery query ? query.sql() : null);
     }
 
     /** The command runs {@code info} in {@code database}; {@code dataSources} where, when already known. */
     private void statementIs(SqlStatementInfo info, String database, String dataSources) {
-        statementInfo = info;
-        statementDatabase = database;
-        statementDataSources = dataSources;
-        session.statementIs(info.sql());
-    }
-
-    /**
-     * The command was answered: its statement is counted under its digest and, when slower than the slow log's
-     * threshold, written there; the session falls asleep in the process list.
-     */
-    private void commandEnds() {
-        long now = System.nanoTime();
-        if (timeout != null) {
-            timeout.cancel(false);
-            timeout = null;
-        }
-        SqlStatementInfo info = statementInfo;
-        if (info != null) {
-            statementInfo = null;
-            long elapsed = now - commandStartNanos;
-            if (context.digests() != null) {
-                context.digests().add(new DigestKey(digest(info), session.user(),
-                        statementDatabase, statementDataSources == null ? STRATA : statementDataSources), now,
-                        elapsed / 1000, state.answerRows(), state.answerAffected(), state.answerFailed(),
-                        state.answerWarnings());
-            }
-            if (context.slowLog() != null && elapsed > context.slowLog().thresholdNanos()) {
-                context.slowLog().log(new SlowQuery(System.currentTimeMillis() - elapsed / 1_000_000,
-                        elapsed / 1e9, session.user(), session.remoteHost(), session.connectionId(),
-                        state.databaseShown(), state.answerRows(), 0, state.answerAffected(), info.sql()));
-            }
-        }
-        session.commandEnds(now);
-        idleSinceNanos = now;
+        life.statementIs(info, database, dataSources);
     }
 
     /**
@@ -803,60 +700,6 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         LOG.debug("session {}: idle longer than server.idleTimeout ({} ms), closed", session.connectionId(),
                 idleMillis);
         goodbye(ErrorCode.IDLE_TIMEOUT.packet(idleMillis));
-    }
-
-    /** The statement's digest text: an execute's is its prepared statement's, made once. */
-    private String digest(SqlStatementInfo info) {
-        PreparedStatement prepared = statementPrepared;
-        if (prepared == null || prepared.info() != info) {
-            return session.routeState().digest(info);
-        }
-        if (prepared.digest() == null) {
-            prepared.digest(session.routeState().digest(info));
-        }
-        return prepared.digest();
-    }
-
-    /** The data sources of a route as the process list and digests name them. */
-    private static String dataSources(RouteResult route) {
-        if (route.isSingle()) {
-            return route.first().dataSource();
-        }
-        return String.join(",", route.units().stream().map(RouteUnit::dataSource).distinct().toList());
-    }
-
-    /** What a query rule asked besides the route: a time limit, copies on other data sources. */
-    private void steer(Steering steering, String database, SqlStatementInfo info,
-                       Supplier<List<Object>> parameters) {
-        if (steering.timeoutMillis() > 0) {
-            long number = commandNumber;
-            timeout = ctx.executor().schedule(() -> timedOut(number), steering.timeoutMillis(),
-                    TimeUnit.MILLISECONDS);
-        }
-        if (!steering.mirrors().isEmpty() && info != null) {
-            String sql = steering.rewritten() != null ? steering.rewritten() : info.sql();
-            if (parameters != null && steering.rewritten() == null) {
-                sql = ParameterInliner.inline(sql, parameters.get()); // an execute's copy runs as text
-            }
-            for (String mirror : steering.mirrors()) {
-                context.mirrors().run(database, mirror, sql, state.flavor(), ctx.channel().eventLoop());
-            }
-        }
-    }
-
-    /**
-     * A query rule's time limit passed: the statement still running is killed on its backend, and its client gets
-     * the server's own timeout error (MySQL's max_execution_time, MariaDB's max_statement_time) in place of 1317.
-     */
-    private void timedOut(long number) {
-        timeout = null;
-        SessionState.Cancel running = state.running();
-        if (number != commandNumber || !busy || running == null) {
-            return;
-        }
-        state.interruption(context.backendIsMariaDb() ? ErrorCode.STATEMENT_TIMEOUT.packet()
-                : ErrorCode.QUERY_TIMEOUT.packet());
-        running.cancel();
     }
 
     @Override
@@ -878,6 +721,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         if (idleCheck != null) {
             idleCheck.cancel(false);
         }
+        life.close();
         releaseQueue();
         context.sessions().remove(session);
         runner.clientClosed();

@@ -3,7 +3,7 @@ package io.strata.frontend.command;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.rule.health.DataSourceStatus;
 import io.strata.rule.health.HealthRegistry;
 

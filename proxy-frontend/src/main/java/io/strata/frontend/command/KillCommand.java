@@ -3,7 +3,7 @@ package io.strata.frontend.command;
 
 import io.strata.frontend.FrontendContext;
 import io.strata.backend.execute.SessionState;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.sql.SqlStatementInfo;
 
@@ -57,7 +57,7 @@ final class KillCommand {
             if (running != null) {
                 running.cancel();
             }
-            target.channel().close();
+            target.client().close();
             return CompletableFuture.completedFuture(target == session ? Outcome.KILLED_SELF : Outcome.DONE);
         }
         return running == null ? CompletableFuture.completedFuture(Outcome.DONE)

@@ -6,7 +6,7 @@ import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.protocol.Charsets;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;

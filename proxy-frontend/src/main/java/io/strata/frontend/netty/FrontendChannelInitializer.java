@@ -8,7 +8,7 @@ import io.strata.frontend.FrontendContext;
 import io.strata.frontend.Phases;
 import io.strata.frontend.auth.ConnectionPhaseHandler;
 import io.strata.frontend.command.CommandHandler;
-import io.strata.frontend.session.Session;
+import io.strata.kernel.Session;
 import io.strata.protocol.HandshakeResponse41;
 import io.strata.protocol.PacketEncoder;
 import io.strata.protocol.PacketFrameDecoder;
@@ -34,7 +34,7 @@ final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel>
     @Override
     protected void initChannel(SocketChannel channel) {
         channel.closeFuture().addListener(closed -> clientLoops.closed(channel.eventLoop()));
-        Session session = new Session(context.sessions().nextId(), channel);
+        Session session = new Session(context.sessions().nextId(), channel.remoteAddress(), new ChannelClient(channel));
         channel.pipeline().addLast("framer", PacketFrameDecoder.forClient(context.config().server().maxAllowedPacket(),
                         packetMemory))
                 .addLast("encoder", PacketEncoder.INSTANCE)
@@ -49,5 +49,18 @@ final class FrontendChannelInitializer extends ChannelInitializer<SocketChannel>
     @Override
     public ChannelHandler changeUser(Session session, HandshakeResponse41 response, int sequenceId) {
         return ConnectionPhaseHandler.changeUser(context, this, session, response, sequenceId);
+    }
+
+    /** A session's client end on Netty: closing it closes the channel; a stop goes down its pipeline. */
+    private record ChannelClient(SocketChannel channel) implements Session.Client {
+        @Override
+        public void close() {
+            channel.close();
+        }
+
+        @Override
+        public void stopAtBoundary() {
+            channel.pipeline().fireUserEventTriggered(CommandHandler.STOP_AT_BOUNDARY);
+        }
     }
 }

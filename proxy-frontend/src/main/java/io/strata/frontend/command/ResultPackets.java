@@ -1,5 +1,6 @@
 package io.strata.frontend.command;
 
+import io.strata.backend.result.StatementShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.strata.backend.result.ColumnMetadata;
@@ -10,7 +11,6 @@ import io.strata.backend.result.Result;
 import io.strata.backend.result.ResultException;
 import io.strata.backend.result.Row;
 import io.strata.backend.result.UpdateResult;
-import io.strata.backend.jdbc.PreparedExecutor;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.frontend.packet.BinaryRow;
 import io.strata.frontend.packet.ColumnDefinition41;
@@ -35,7 +35,7 @@ import java.util.List;
  *
  * <p>Called on the virtual thread running the statement, except {@link #writabilityChanged()}.
  */
-final class JdbcResultWriter implements ResultWriter {
+final class ResultPackets implements ResultWriter {
 
     /** Room of a buffer of gathered rows. */
     private static final int BATCH_BYTES = 16 * 1024;
@@ -79,7 +79,7 @@ final class JdbcResultWriter implements ResultWriter {
      * @param interruption the error Strata interrupted the statement for (a query rule's timeout), which the client
      *                     gets in place of the backend's; null when it did not
      */
-    JdbcResultWriter(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
+    ResultPackets(Channel channel, int sequenceId, boolean deprecateEof, boolean extendedTypeInfo,
                      Charset charset, boolean binary, Supplier<ErrPacket> interruption) {
         this.channel = channel;
         this.interruption = interruption;
@@ -199,7 +199,7 @@ final class JdbcResultWriter implements ResultWriter {
      * deprecated.
      */
     @Override
-    public void prepared(int statementId, PreparedExecutor.Shape shape) {
+    public void prepared(int statementId, StatementShape shape) {
         ByteBuf ok = channel.alloc().buffer(12);
         ok.writeByte(0x00).writeIntLE(statementId).writeShortLE(shape.columns().size())
                 .writeShortLE(shape.params().size()).writeByte(0).writeShortLE(Math.min(shape.warnings(), 0xFFFF));

@@ -1,4 +1,4 @@
-package io.strata.frontend.slowlog;
+package io.strata.kernel.slowlog;
 
 /**
  * One slow statement, as the command handler saw it: when it started (epoch milliseconds), how long it ran

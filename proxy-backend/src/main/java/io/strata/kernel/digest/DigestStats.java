@@ -1,4 +1,4 @@
-package io.strata.frontend.digest;
+package io.strata.kernel.digest;
 
 /**
  * The counts of one digest row. Sessions on different event loops may add to one row at once: each update takes the

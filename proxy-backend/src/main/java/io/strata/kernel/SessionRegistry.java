@@ -1,4 +1,4 @@
-package io.strata.frontend.session;
+package io.strata.kernel;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

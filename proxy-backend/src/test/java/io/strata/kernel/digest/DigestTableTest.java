@@ -1,4 +1,4 @@
-package io.strata.frontend.digest;
+package io.strata.kernel.digest;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,5 @@
-package io.strata.frontend.session;
+package io.strata.kernel;
 
-import io.netty.channel.Channel;
 import io.strata.backend.execute.SessionState;
 import io.strata.rule.SessionRouteState;
 
@@ -8,13 +7,14 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * One client connection: who it is, where from, what routing remembers of it, and what its backends must mirror
- * ({@link SessionState}). Confined to the client channel's event loop, except what KILL reads from other sessions.
+ * One client session, whatever host it came through: who it is, where from, what routing remembers of it, what its
+ * backends must mirror ({@link SessionState}), and what the process list shows of it. Confined to the thread that runs
+ * its statements (a client channel's event loop), except what KILL and the process list read from other sessions.
  */
 public final class Session {
 
     private final long connectionId;
-    private final Channel channel;
+    private final Client client;
     private final String remoteHost;
     private final int remotePort;
     // What SHOW PROCESSLIST shows: written on the session's event loop, read from others after `since`, which is
@@ -27,10 +27,21 @@ public final class Session {
     private final SessionRouteState routeState = new SessionRouteState();
     private String user;
 
-    public Session(long connectionId, Channel channel) {
+    /** The host's end of a session: its connection to the client, which other threads may end. */
+    public interface Client {
+        /** Ends the connection at once (KILL CONNECTION). */
+        void close();
+
+        /** Ends it at its next statement boundary outside a transaction (a graceful stop). */
+        void stopAtBoundary();
+    }
+
+    /**
+     * @param address the client's address (a host without one, or a local socket, shows as localhost)
+     */
+    public Session(long connectionId, SocketAddress address, Client client) {
         this.connectionId = connectionId;
-        this.channel = channel;
-        SocketAddress address = channel.remoteAddress();
+        this.client = client;
         this.remoteHost = address instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : "localhost";
         this.remotePort = address instanceof InetSocketAddress inet ? inet.getPort() : 0;
         this.state = new SessionState(connectionId);
@@ -53,8 +64,9 @@ public final class Session {
         return connectionId;
     }
 
-    public Channel channel() {
-        return channel;
+    /** The host's end of the session, for KILL and a graceful stop (from any thread). */
+    public Client client() {
+        return client;
     }
 
     public String remoteHost() {

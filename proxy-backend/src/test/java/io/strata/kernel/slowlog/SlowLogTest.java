@@ -1,4 +1,4 @@
-package io.strata.frontend.slowlog;
+package io.strata.kernel.slowlog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package io.strata.frontend.slowlog;
+package io.strata.kernel.slowlog;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.strata.frontend.slowlog;
+package io.strata.kernel.slowlog;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

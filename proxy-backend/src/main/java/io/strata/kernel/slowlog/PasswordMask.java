@@ -1,4 +1,4 @@
-package io.strata.frontend.slowlog;
+package io.strata.kernel.slowlog;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,6 +1,5 @@
-package io.strata.backend.jdbc;
+package io.strata.backend.result;
 
-import io.strata.backend.result.ColumnMetadata;
 import java.util.List;
 
 /**

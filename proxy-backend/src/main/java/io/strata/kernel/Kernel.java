@@ -1,0 +1,55 @@
+package io.strata.kernel;
+
+import io.strata.kernel.digest.DigestTable;
+import io.strata.kernel.slowlog.SlowLog;
+
+import java.util.Objects;
+
+/**
+ * What every session shares, whichever host it came through: the runtime its statements run against (one snapshot,
+ * swapped whole), the live sessions, and what statements are counted into: query digests and the slow log (each
+ * null when off).
+ */
+public final class Kernel {
+
+    private volatile StrataRuntime runtime;
+    private final SessionRegistry sessions = new SessionRegistry();
+    private final DigestTable digests;
+    private final SlowLog slowLog;
+
+    public Kernel(StrataRuntime runtime, DigestTable digests, SlowLog slowLog) {
+        this.runtime = Objects.requireNonNull(runtime);
+        this.digests = digests;
+        this.slowLog = slowLog;
+    }
+
+    /** The runtime a command starting now runs against. */
+    public StrataRuntime runtime() {
+        return runtime;
+    }
+
+    /**
+     * Makes {@code next} the runtime of every command that starts from now on; commands running keep theirs.
+     *
+     * @return the runtime it replaced, for the caller to retire once nothing uses it
+     */
+    public synchronized StrataRuntime swap(StrataRuntime next) {
+        StrataRuntime previous = runtime;
+        runtime = Objects.requireNonNull(next);
+        return previous;
+    }
+
+    public SessionRegistry sessions() {
+        return sessions;
+    }
+
+    /** Query digests, or null when they are off. */
+    public DigestTable digests() {
+        return digests;
+    }
+
+    /** The slow query log, or null when it is off. */
+    public SlowLog slowLog() {
+        return slowLog;
+    }
+}
