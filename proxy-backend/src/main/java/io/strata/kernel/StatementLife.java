@@ -26,7 +26,8 @@ import java.util.function.Supplier;
 /**
  * The stages every command of one session passes, whichever host runs it, in order:
  * <ol>
- *     <li>{@link #starts}: the command takes the kernel's runtime for its whole life, and the process list shows it;</li>
+ *     <li>{@link #starts}: the command takes the kernel's runtime for its whole life, and the process list shows
+ *     it;</li>
  *     <li>{@link #route}: the runtime's rule chain routes its statement; the statement counts as running on the
  *     route's data sources (what LEAST_ACTIVE and SHOW STRATA DATA SOURCES read), and a query rule's time limit and
  *     mirrors take effect;</li>
