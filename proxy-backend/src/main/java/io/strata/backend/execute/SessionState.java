@@ -1,21 +1,15 @@
 package io.strata.backend.execute;
 
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
 
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
-import io.strata.protocol.ErrPacket;
-import io.strata.protocol.ServerStatus;
 import io.strata.protocol.Charsets;
+import io.strata.protocol.ErrPacket;
 
 /**
  * What one client session expects of the server sessions that run its statements: what it negotiated, its database
@@ -24,6 +18,11 @@ import io.strata.protocol.Charsets;
  * ties it to its backend connections. The executors make each backend connection equal to it and follow what each
  * statement changes. Confined to the client channel's event loop (or the one thread running its statement), except
  * {@link #running()}, which KILL QUERY reads from other sessions.
+ *
+ * <p>Made of one part per concern, each tested alone: {@link PreparedStatements}, {@link SessionVariables} (the
+ * character set and variables a connection is given), {@link Pinning} (the transaction and what keeps connections
+ * with the session), {@link SessionCounts} (what LAST_INSERT_ID(), ROW_COUNT() and FOUND_ROWS() read). What stays
+ * here is what the client negotiated, where the session is, and the current statement's answer.
  */
 public final class SessionState {
 
@@ -36,39 +35,14 @@ public final class SessionState {
     private final long connectionId;
     private int capabilities;
     private int mariaDbCapabilities;
-    /** What SET NAMES takes to give a connection the collation of the client's handshake. */
-    private String loginNames;
-    /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
-    private String names;
-    private String charset;
     private String database;
     /** A backend schema the session USEd in place of its logical database's own (exposeSchemas), else null. */
     private String schema;
     private boolean multiStatements;
-    private int statusFlags = ServerStatus.AUTOCOMMIT;
-    private long lastInsertId;
-    /** Counts the changes of {@link #lastInsertId}, so a connection given one can be told from one given the latest. */
-    private int lastInsertIdVersion;
-    /**
-     * The server connection last given the session's last insert id ({@link #lastInsertIdStatement}), during which of
-     * its leases, and which version of the id: while the session holds it, statements there need not give it again.
-     */
-    private Object lastInsertIdHolder;
-    private int lastInsertIdHolderLease;
-    private int lastInsertIdHeldVersion;
-    /**
-     * LAST_INSERT_ID(expr) ran: the session's last insert id is its pinned server connection's, which Strata does not
-     * see (a SELECT's answer does not carry it), so that connection answers for it from then on.
-     */
-    private boolean lastInsertIdOnServer;
-    /**
-     * What ROW_COUNT() and FOUND_ROWS() read: the session's own last statement's, which on a shared server connection
-     * the server no longer knows (another session's statement ran there since).
-     */
-    private long rowCount;
-    private long foundRows;
-    /** A CALL or SQL_CALC_FOUND_ROWS ran (and pinned): the counts are its server connection's from then on. */
-    private boolean countsOnServer;
+    private final PreparedStatements statements = new PreparedStatements();
+    private final SessionVariables variables = new SessionVariables();
+    private final Pinning pinning = new Pinning();
+    private final SessionCounts counts = new SessionCounts();
     private volatile Cancel running;
     /** The error a statement Strata interrupted (a query rule's timeout) ends with, in place of the server's. */
     private volatile ErrPacket interruption;
@@ -77,17 +51,6 @@ public final class SessionState {
     private long answerAffected;
     private int answerWarnings;
     private boolean answerFailed;
-    /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
-    private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
-    private final Set<Integer> openCursors = new HashSet<>();
-    private final Map<String, String> variables = new HashMap<>();
-    private int nextStatementId = 1;
-    private int lastPrepared = -1;
-    private boolean longDataPending;
-    private boolean holdsServerState;
-    private boolean keepForWarnings;
-    /** The statement that began the session's open transaction, which data sources it reaches later run first. */
-    private String transactionStart = "START TRANSACTION";
 
     /** @param connectionId the client connection's id (CONNECTION_ID()), for logs */
     public SessionState(long connectionId) {
@@ -98,77 +61,80 @@ public final class SessionState {
     public void login(int capabilities, int mariaDbCapabilities, int collationId) {
         this.capabilities = capabilities;
         this.mariaDbCapabilities = mariaDbCapabilities;
-        this.loginNames = Charsets.namesOfCollation(collationId);
+        variables.login(collationId);
         use(null, null); // the connection phase chooses one next, if the client asked for one
         this.multiStatements = Capabilities.has(capabilities, Capabilities.CLIENT_MULTI_STATEMENTS);
-        foundRows = 0; // COM_RESET_CONNECTION keeps it, as the server does
+        counts.forgetFoundRows(); // COM_RESET_CONNECTION keeps it, as the server does
         resetState();
     }
 
     /** COM_RESET_CONNECTION / COM_CHANGE_USER: back to a fresh session (the pinned connection is dealt with first). */
     public void resetState() {
-        names(loginNames);
-        variables.clear();
+        variables.reset();
         statements.clear(); // like the server: a reset closes the session's prepared statements
-        lastPrepared = -1;
-        rowCount = 0; // the reset's OK, as the server counts it (ProtocolIT, MySql8IT)
+        counts.counted(0, ResponseSummary.UNCHANGED); // the reset's OK, as the server counts it (ProtocolIT, MySql8IT)
         lostServerState();
+    }
+
+    public PreparedStatements statements() {
+        return statements;
+    }
+
+    public SessionVariables sessionVariables() {
+        return variables;
+    }
+
+    public Pinning pinning() {
+        return pinning;
+    }
+
+    public SessionCounts counts() {
+        return counts;
     }
 
     /** The tracked session variables this session set, by lower-case name, with the values the server reported. */
     public Map<String, String> variables() {
-        return variables;
+        return variables.variables();
     }
 
     /** A fresh statement id for COM_STMT_PREPARE (ids are never reused within a session). */
     public int nextStatementId() {
-        return nextStatementId++;
+        return statements.nextId();
     }
 
     public void prepared(PreparedStatement statement) {
-        statements.put(statement.id(), statement);
-        lastPrepared = statement.id();
+        statements.prepared(statement);
     }
 
     /** A prepare failed: like any failed statement, it leaves ROW_COUNT() at -1 (RandomSessionIT). */
     public void prepareFailed() {
-        lastPrepared = -1;
-        rowCount = -1;
+        statements.prepareFailed();
+        counts.counted(-1, ResponseSummary.UNCHANGED);
     }
 
     /** The statement with this id; MariaDB's id 0xFFFFFFFF means the last one prepared. Null when unknown. */
     public PreparedStatement statement(long id) {
-        return statements.get(id == 0xFFFFFFFFL ? lastPrepared : (int) id);
+        return statements.get(id);
     }
 
     public void closeStatement(PreparedStatement statement) {
-        statements.remove(statement.id());
-        openCursors.remove(statement.id());
+        statements.close(statement);
     }
 
     /** COM_STMT_SEND_LONG_DATA sent data that the next execute on the same backend connection will use. */
     public void longDataPending(boolean pending) {
-        this.longDataPending = pending;
+        pinning.longDataPending(pending);
     }
 
     public void cursor(PreparedStatement statement, boolean open) {
-        if (open) {
-            openCursors.add(statement.id());
-        } else if (!openCursors.isEmpty()) { // every execute says "none": no boxing, no hashing then
-            openCursors.remove(statement.id());
-        }
+        statements.cursor(statement, open);
     }
 
     /** The backend connection holding this session's server state broke: that state (and any transaction) is gone. */
     public void lostServerState() {
-        openCursors.clear();
-        longDataPending = false;
-        statusFlags = ServerStatus.AUTOCOMMIT;
-        lastInsertId(0);
-        lastInsertIdOnServer = false;
-        countsOnServer = false;
-        holdsServerState = false;
-        keepForWarnings = false;
+        statements.cursorsLost();
+        pinning.lost();
+        counts.lost();
     }
 
     public long connectionId() {
@@ -200,32 +166,22 @@ public final class SessionState {
 
     /** The session's character set (without the collation of a {@code SET NAMES x COLLATE y}). */
     public String charset() {
-        return charset;
+        return variables.charset();
     }
 
     /** What SET NAMES takes to give a connection the session's character set: {@code x} or {@code x COLLATE y}. */
     public String names() {
-        return names;
+        return variables.names();
     }
 
     /** SET NAMES: the server sets character_set_results and collation_connection with it. */
     public void names(String names) {
-        this.names = names;
-        this.charset = Charsets.ofNames(names);
-        variables.keySet().removeAll(io.strata.backend.connection.StateSync.SET_BY_NAMES);
+        variables.names(names);
     }
 
-    /**
-     * The collation id the server gives the definitions of text columns it makes (like {@code DATABASE()}'s):
-     * character_set_results's, which {@code SET NAMES x COLLATE y} gives y; when that variable is NULL, the system
-     * character set's (utf8mb3), in which the server then leaves metadata.
-     */
+    /** See {@link SessionVariables#resultsCollation()}. */
     public int resultsCollation() {
-        if (!variables.containsKey("character_set_results")) {
-            return Charsets.collationOfNames(names);
-        }
-        String results = variables.get("character_set_results");
-        return Charsets.defaultCollation(results == null ? "utf8mb3" : results);
+        return variables.resultsCollation();
     }
 
     /** The logical database the session is in, or null before it chose one. */
@@ -283,84 +239,61 @@ public final class SessionState {
     }
 
     public int statusFlags() {
-        return statusFlags;
+        return pinning.statusFlags();
     }
 
     /** Whether the server refuses writes now: in a READ ONLY transaction, or with the session's set read-only. */
     public boolean readOnly() {
-        return (statusFlags & ServerStatus.IN_TRANS_READONLY) != 0 || on(variables.get("tx_read_only"))
-                || on(variables.get("transaction_read_only"));
-    }
-
-    private static boolean on(String value) {
-        return "1".equals(value) || "ON".equalsIgnoreCase(value);
+        return pinning.inReadOnlyTransaction() || variables.readOnly();
     }
 
     public void statusFlags(int statusFlags) {
-        // MORE_RESULTS and per-statement flags belong to one response, not to the session.
-        this.statusFlags = statusFlags & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT
-                | ServerStatus.IN_TRANS_READONLY | ServerStatus.NO_BACKSLASH_ESCAPES | ServerStatus.ANSI_QUOTES);
+        pinning.statusFlags(statusFlags);
     }
 
     public boolean inTransaction() {
-        return ServerStatus.has(statusFlags, ServerStatus.IN_TRANS);
+        return pinning.inTransaction();
     }
 
     public boolean autocommit() {
-        return ServerStatus.has(statusFlags, ServerStatus.AUTOCOMMIT);
+        return pinning.autocommit();
     }
 
     public long lastInsertId() {
-        return lastInsertId;
+        return counts.lastInsertId();
     }
 
     /** Whether LAST_INSERT_ID() is answered by the session's server connection rather than by Strata. */
     public boolean lastInsertIdOnServer() {
-        return lastInsertIdOnServer;
+        return counts.lastInsertIdOnServer();
     }
 
-    /**
-     * Whether a statement calling LAST_INSERT_ID() needs the server connection it runs on to be told the session's
-     * last insert id first ({@link #lastInsertIdStatement}): on a shared connection the server's value is that of
-     * whichever session inserted there last; not on the connection given the same id during the same lease.
-     *
-     * @param connection the runner's connection object
-     * @param lease      how often the pool took that object back (0 where each borrow is a new object)
-     */
+    /** See {@link SessionCounts#needsLastInsertId}. */
     public boolean needsLastInsertId(SqlStatementInfo info, Object connection, int lease) {
-        return info != null && info.readsLastInsertId() && !lastInsertIdOnServer
-                && !(connection == lastInsertIdHolder && lease == lastInsertIdHolderLease
-                && lastInsertIdVersion == lastInsertIdHeldVersion);
+        return counts.needsLastInsertId(info, connection, lease);
     }
 
     /** The connection ran {@link #lastInsertIdStatement} during {@code lease}: it holds the session's id. */
     public void lastInsertIdGiven(Object connection, int lease) {
-        lastInsertIdHolder = connection;
-        lastInsertIdHolderLease = lease;
-        lastInsertIdHeldVersion = lastInsertIdVersion;
+        counts.lastInsertIdGiven(connection, lease);
     }
 
     /** The statement giving a server connection this session's last insert id. */
     public String lastInsertIdStatement() {
-        return "SET last_insert_id = " + Long.toUnsignedString(lastInsertId);
-    }
-
-    private void lastInsertId(long id) {
-        lastInsertId = id;
-        lastInsertIdVersion++;
+        return counts.lastInsertIdStatement();
     }
 
     public long rowCount() {
-        return rowCount;
+        return counts.rowCount();
     }
 
     public long foundRows() {
-        return foundRows;
+        return counts.foundRows();
     }
 
     /** Whether ROW_COUNT() and FOUND_ROWS() are answered by the session's server connection rather than by Strata. */
     public boolean countsOnServer() {
-        return countsOnServer;
+        return counts.countsOnServer();
     }
 
     /** {@link #counted(long, long)} after {@code info}: SHOW WARNINGS leaves FOUND_ROWS() (ProtocolIT, MySql8IT). */
@@ -370,17 +303,15 @@ public final class SessionState {
 
     /**
      * Follows what ROW_COUNT() and FOUND_ROWS() read after a statement; either may be
-     * {@link ResponseSummary#UNCHANGED} (a statement without a result set leaves FOUND_ROWS() as it was).
+     * {@link ResponseSummary#UNCHANGED} (a statement without a result set leaves FOUND_ROWS() as it was). The
+     * current statement's answer counts them too.
      */
     public void counted(long rowCount, long foundRows) {
-        if (rowCount != ResponseSummary.UNCHANGED) {
-            this.rowCount = rowCount;
-            if (rowCount > 0) {
-                answerAffected += rowCount;
-            }
+        counts.counted(rowCount, foundRows);
+        if (rowCount != ResponseSummary.UNCHANGED && rowCount > 0) {
+            answerAffected += rowCount;
         }
         if (foundRows != ResponseSummary.UNCHANGED) {
-            this.foundRows = foundRows;
             answerRows += foundRows;
         }
     }
@@ -441,36 +372,18 @@ public final class SessionState {
     /** Follows what a statement left: server status, last insert id, warnings, and state it put on the server. */
     public void afterStatement(int statusFlags, long lastInsertId, int warnings, SqlStatementInfo info,
                                boolean failed) {
-        if (statusFlags >= 0) {
-            statusFlags(statusFlags);
-        }
+        pinning.after(statusFlags, warnings, info, failed);
         answerWarnings += Math.max(warnings, 0);
         answerFailed |= failed;
-        if (lastInsertId != 0) {
-            lastInsertId(lastInsertId);
-        }
-        if (info != null && info.pinsSession()) {
-            holdsServerState = true;
-        }
-        if (info != null && info.setsLastInsertId() && !failed) {
-            lastInsertIdOnServer = true;
-        }
-        if (info != null && info.hidesCounts()) {
-            countsOnServer = true;
-        }
+        counts.inserted(lastInsertId);
+        counts.after(info, failed);
         if (info != null && info.charset() != null && !failed) {
-            names(info.charset());
-        }
-        // SHOW WARNINGS shows an error too, and GET DIAGNOSTICS reads it: both must find it where it happened. The
-        // server keeps them through statements that raise nothing and read no table (SELECT 1, SET, COMMIT).
-        keepForWarnings = warnings > 0 || failed || keepForWarnings && (info == null || !info.usesTable());
-        if (info != null && info.kind() == SqlKind.BEGIN && !info.multiStatement() && !failed) {
-            transactionStart = String.join(" ", info.tokens()); // START TRANSACTION READ ONLY, ... as the client said
+            variables.names(info.charset());
         }
     }
 
     public void holdsServerState(boolean holds) {
-        this.holdsServerState = holds;
+        pinning.holdsServerState(holds);
     }
 
     /**
@@ -479,7 +392,22 @@ public final class SessionState {
      * execute, or an open cursor.
      */
     public boolean needsPinnedConnection() {
-        return keepForWarnings || hasServerState();
+        return pinning.keepsWarnings() || hasServerState();
+    }
+
+    /** Whether the last statement's warnings (or error) are kept for SHOW WARNINGS. */
+    public boolean keepsWarnings() {
+        return pinning.keepsWarnings();
+    }
+
+    /** Whether long data for the next execute or an open cursor lives on a backend connection. */
+    public boolean hasStatementState() {
+        return pinning.longDataPending() || statements.anyCursorOpen();
+    }
+
+    /** See {@link Pinning#transactionStart()}. */
+    public String transactionStart() {
+        return pinning.transactionStart();
     }
 
     /**
@@ -488,25 +416,7 @@ public final class SessionState {
      * does not either: between transactions (the server's IN_TRANS flag is down) the session's autocommit is made
      * equal on whichever connection it borrows, as its other tracked variables are.
      */
-    /** Whether the last statement's warnings (or error) are kept for SHOW WARNINGS. */
-    public boolean keepsWarnings() {
-        return keepForWarnings;
-    }
-
-    /** Whether long data for the next execute or an open cursor lives on a backend connection. */
-    public boolean hasStatementState() {
-        return longDataPending || !openCursors.isEmpty();
-    }
-
-    /**
-     * The statement that began the session's open transaction (BEGIN, START TRANSACTION READ ONLY...): a data
-     * source the transaction reaches later joins it with the same.
-     */
-    public String transactionStart() {
-        return transactionStart;
-    }
-
     public boolean hasServerState() {
-        return inTransaction() || holdsServerState || longDataPending || !openCursors.isEmpty();
+        return pinning.inTransaction() || pinning.holdsServerState() || hasStatementState();
     }
 }
