@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.protocol.Capabilities;
-import io.strata.protocol.Charsets;
 import io.strata.protocol.ErrPacket;
 
 /**
