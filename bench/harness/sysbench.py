@@ -167,8 +167,8 @@ class Sysbench:
 
     def cell(self, args, log, secs, ps_mode, pid, name, db_pid=None, begin_as_text_ok=False):
         """One measured cell: sysbench with args ("--verbosity=4" and the percentile are added) through a target whose
-        process tree pid is measured (name: what the messages call it), and db_pid's CPU beside it."""
-        if not cpu.is_alive(pid):
+        process tree pid is measured (name: what the messages call it; no pid: none), and db_pid's CPU beside it."""
+        if pid is not None and not cpu.is_alive(pid):
             return CellResult(status="FAILED", note=f"{name} process (pid {pid}) is gone")
         meter = cpu.Meter({"proxy": pid, "db": db_pid})
         before = meter.sample()
@@ -177,7 +177,9 @@ class Sysbench:
         used, busy = cpu.Meter.delta(before, meter.sample())
         with open(log, errors="replace") as f:
             v = judge(parse(f.read()), rc, ps_mode, secs, begin_as_text_ok)
-        proxy = used.get("proxy", cpu.Ticks())
+        proxy = used.get("proxy")
         return CellResult(status=v.status, note=v.note, qps=v.qps, p95=v.p95, queries=v.queries, errors=v.errors,
-                          cpu=cpu.seconds(proxy.total), sys=cpu.seconds(proxy.system), jit=cpu.seconds(proxy.jit),
+                          cpu=cpu.seconds(proxy.total) if proxy else None,
+                          sys=cpu.seconds(proxy.system) if proxy else None,
+                          jit=cpu.seconds(proxy.jit) if proxy else None,
                           db_cpu=cpu.seconds(used["db"].total) if "db" in used else None, busy=busy)
