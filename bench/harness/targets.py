@@ -216,7 +216,7 @@ def shardingsphere_java_opts(major):
 
 
 SHARDINGSPHERE_LOGBACK = """<?xml version="1.0" encoding="UTF-8"?>
-<!-- Written by bench/sharding/sharding.py: INFO to the console (stdout.log), as the distribution's. -->
+<!-- Written by bench/sharding/run.sh: INFO to the console (stdout.log), as the distribution's. -->
 <configuration>
     <appender name="console" class="ch.qos.logback.core.ConsoleAppender">
         <encoder>
