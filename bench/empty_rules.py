@@ -144,7 +144,7 @@ Output: a table on the terminal, and bench/results/<timestamp>.csv and .txt."""
 class Options:
     def __init__(self, argv):
         a = common.Args(argv, SPEC, usage)
-        self.command = common.command_line(os.environ.get("STRATA_BENCH_ARGV0", sys.argv[0]), argv)
+        self.command = common.command_line(argv)
         # The profile gives the defaults; explicit options win whatever their order (the last profile given wins).
         profile = "quick"
         for x in argv:

@@ -120,7 +120,7 @@ Output: a table on the terminal, and bench/results/rw-split-<timestamp>.csv and 
 class Options:
     def __init__(self, argv):
         a = common.Args(argv, SPEC, usage)
-        self.command = common.command_line(os.environ.get("STRATA_BENCH_ARGV0", sys.argv[0]), argv)
+        self.command = common.command_line(argv)
         self.overhead = a.has("overhead")
         self.direct_only = a.has("direct_only")
         self.keep = a.has("keep")

@@ -79,7 +79,9 @@ class Args:
         return key in self.given
 
 
-def command_line(argv0, argv):
+def command_line(argv):
+    """The command as given: the wrapper's name (bench/run.sh...) when it passed it on, else the script's."""
+    argv0 = os.environ.pop("STRATA_BENCH_ARGV0", None) or sys.argv[0]
     return " ".join(shlex.quote(a) for a in [argv0, *argv])
 
 

@@ -112,7 +112,7 @@ Output: a table on the terminal, and bench/results/sharding-<timestamp>.csv and 
 class Options:
     def __init__(self, argv):
         a = common.Args(argv, SPEC, usage)
-        self.command = common.command_line(os.environ.get("STRATA_BENCH_ARGV0", sys.argv[0]), argv)
+        self.command = common.command_line(argv)
         self.time = common.whole(a.get("time", 10))
         self.rounds = common.whole(a.get("rounds", 1))
         self.warmup = common.whole(a.get("warmup", 60))
