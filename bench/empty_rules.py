@@ -8,13 +8,13 @@ the sysbench matrix workload x ps-mode x threads x target with the targets back 
 (and .txt). Everything it starts is stopped at the end (by pid), and its temp folder is removed, unless --keep.
 bench/README.md explains how to read the results.
 """
+import glob
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import common, interleave, mariadb, report, targets  # noqa: E402
+from harness import common, mariadb, matrix, report, targets  # noqa: E402
 from harness.common import die, echo, say  # noqa: E402
-from harness.sysbench import IGNORE_ERRORS, Sysbench  # noqa: E402
 
 DEFAULT_TARGETS = ["direct", "haproxy", "haproxy1", "strata"]
 KNOWN_TARGETS = DEFAULT_TARGETS + ["strata_b"]
@@ -220,10 +220,7 @@ class EmptyRules:
         self.sysbench_bin = common.need_bin("sysbench", "sysbench")
         self.haproxy_bin = common.need_bin("haproxy", "haproxy")
         self.db_tools = mariadb.Tools()
-        for w in o.workloads:
-            if os.path.isdir("/usr/share/sysbench") and not os.path.isfile(f"/usr/share/sysbench/{w}.lua") \
-                    and not os.path.isfile(w):
-                die(f"unknown sysbench workload '{w}' (see /usr/share/sysbench/*.lua)")
+        matrix.check_workloads(o.workloads)
         self.java = common.select_java()
         o.dist = common.locate_dist(o.dist)
         if o.dist_b == "same":
@@ -238,10 +235,7 @@ class EmptyRules:
         self.load, self.busy = common.load_and_busy()
         common.warn_busy(self.busy, "WARNING: the CPUs are {busy}% busy before the benchmark starts; results will be "
                                     "noisy.\n         Busiest processes (CPU% over their lifetime):")
-        self.sb = Sysbench(self.sysbench_bin, [
-            "--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-user=sbtest", "--mysql-password=sbtest",
-            "--mysql-db=sbtest", f"--tables={o.tables}", f"--table-size={o.table_size}",
-            f"--mysql-ignore-errors={IGNORE_ERRORS}"])
+        self.sb = matrix.sysbench_for(self.sysbench_bin, o.tables, o.table_size)
         self.procs = {}
         self.homes = {}
 
@@ -274,14 +268,11 @@ class EmptyRules:
                               o.java_opts_b or o.java_opts)
 
     def start_strata(self, s, target, label, dist, prefix, rules="", server_extra="", java_opts=None):
-        """Unpacks (or copies) a distribution into <prefix>-dist, writes its configuration into <prefix>-conf (the
-        empty rule chain, or the rules: section of a file with a second data source on the same server for the rules
-        to name) and starts it with bin/start.sh."""
+        """A distribution with its own configuration: the empty rule chain, or the rules: section of a file with a
+        second data source on the same server for the rules to name; server_extra: lines of the server: section."""
         o = self.o
         java_opts = o.java_opts if java_opts is None else java_opts
         port = o.ports[target]
-        home = targets.unpack_strata(dist, s.path(f"{prefix}-dist"), label)
-        self.homes[target] = home
         server = ["# Written by bench/run.sh.", "server:", "  host: 127.0.0.1", f"  port: {port}"]
         if os.environ.get("STRATA_WORKER_THREADS"):
             server.append(f"  workerThreads: {os.environ['STRATA_WORKER_THREADS']}")
@@ -295,55 +286,12 @@ class EmptyRules:
                 db += targets.data_source("ds_shadow", url, 4) + f.read()
         else:
             db += "rules: []\n"
-        conf = targets.write_conf(home, s.path(f"{prefix}-conf"), "\n".join(server) + "\n", db)
-        say(f"Starting {label} on 127.0.0.1:{port} (pool {o.pool}, "
-            f"STRATA_JAVA_OPTS={targets.java_opts_shown(java_opts)})")
         try:
-            self.procs[target] = targets.start_strata_daemon(s, self.db_tools, label, home, conf, port, java_opts,
-                                                             s.path(f"{prefix}-start.log"))
+            self.procs[target], self.homes[target] = targets.start_strata(
+                s, self.db_tools, label, dist, prefix, port, o.pool, "\n".join(server) + "\n", db, java_opts)
         except targets.StartFailed as e:
             echo("\n".join(e.output.strip().splitlines()[-30:]))
-            die(f"{label} did not start or does not answer on port {port} (log: {home}/logs/stdout.log)")
-
-    def prepare(self, s):
-        o = self.o
-        say(f"Loading the data set: {o.tables} tables x {o.table_size} rows (sysbench prepare, direct)")
-        log = s.path("prepare.log")
-        if self.sb.run(["oltp_read_write", f"--mysql-port={self.db.port}", f"--threads={min(o.tables, 4)}",
-                        "prepare"], log, 0, timeout=False) != 0:
-            echo(_tail(log, 20))
-            die(f"sysbench prepare failed (log: {log})")
-
-    def warm_up(self, s):
-        """An unrecorded oltp_read_write (every kind of statement the workloads send) through each target, in each ps
-        mode, keeps JIT compilation and a cold buffer pool out of the first cells. A matrix with more threads than
-        that warm-up's 8 also warms each target at its largest thread count (oltp_point_select): many clients take
-        code paths a few never reach (a pool grown to its maximum lends another event loop's connections; hundreds
-        of clients wait for one), and the first cell at that count would otherwise measure the JIT at work (without
-        it, Strata's JIT threads used 0.85 CPU-seconds during the first 64-thread cell of --full, 0.07 during the
-        next, and that cell cost 46 us of Strata CPU per query against 37)."""
-        o = self.o
-        if o.warmup <= 0:
-            return
-        secs = -(-o.warmup // len(o.ps_modes))
-        top = max(o.threads)
-        for target in o.targets:
-            say(f"Warm-up (not recorded): oltp_read_write, 8 threads, {secs} s per ps mode ({' '.join(o.ps_modes)}) "
-                f"through {target}")
-            self.warm_up_with(s, target, "oltp_read_write", 8, secs)
-            if top > 8:
-                say(f"Warm-up (not recorded): oltp_point_select, {top} threads, {secs} s per ps mode through {target}")
-                self.warm_up_with(s, target, "oltp_point_select", top, secs)
-
-    def warm_up_with(self, s, target, workload, threads, secs):
-        for ps in self.o.ps_modes:
-            rc = self.sb.run([workload, f"--mysql-port={self.o.ports[target]}", f"--db-ps-mode={ps}",
-                              f"--threads={threads}", f"--time={secs}", "run"],
-                             s.path(f"warmup-{target}-{workload}-{ps}.log"), secs)
-            if rc != 0:
-                echo(f"    warm-up through {target} ({workload}, {ps}) failed (exit code {rc}); the matrix will show it")
-
-    # ---- cells ----------------------------------------------------------------------------------------------------
+            die(f"{label} did not start or does not answer on port {port} (log: {e.home}/logs/stdout.log)")
 
     def workload_args(self, workload):
         """sysbench's own OLTP scripts by name, the many-clients workloads as bench/autocommit/transactions.lua."""
@@ -352,35 +300,29 @@ class EmptyRules:
                     f"--autocommit={workload[len('autocommit_'):]}", f"--think-ms={self.o.think_ms}"]
         return [workload]
 
-    def run_matrix(self, s):
+    def run(self, s):
         o = self.o
-        n_g = len(o.targets)
-        total = len(o.workloads) * len(o.ps_modes) * len(o.threads) * n_g * o.rounds
-        if o.many_clients > 0:
-            total += 2 * len(o.ps_modes) * n_g * o.rounds
-        say(f"Running {total} cells of {o.time} s (about {total * (o.time + 1) // 60 + 1} min)")
-        progress = interleave.Progress(total)
+        m = matrix.Matrix(self.sb, s, o.ports, {t: p.pid for t, p in self.procs.items()}, CPU_NAMES, self.db.pid(),
+                          o.time, o.rounds)
+        say(f"Loading the data set: {o.tables} tables x {o.table_size} rows (sysbench prepare, direct)")
+        matrix.prepare(self.sb, s, self.db.port, o.tables)
+        # An unrecorded oltp_read_write (every kind of statement the workloads send) keeps JIT compilation and a cold
+        # buffer pool out of the first cells. A matrix with more threads than its 8 also warms each target at its
+        # largest thread count: many clients take code paths a few never reach (a pool grown to its maximum lends
+        # another event loop's connections; hundreds of clients wait for one), and the first cell at that count would
+        # otherwise measure the JIT at work (without it, Strata's JIT threads used 0.85 CPU-seconds during the first
+        # 64-thread cell of --full, 0.07 during the next, and that cell cost 46 us of Strata CPU per query against 37).
+        if o.warmup > 0:
+            m.warm_up(o.targets, ["oltp_read_write"], o.ps_modes, max(o.threads), -(-o.warmup // len(o.ps_modes)))
         cells = [(w, ps, t) for w in o.workloads for ps in o.ps_modes for t in o.threads]
         # The many-clients cells, autocommit on and off side by side: a session with autocommit off must share the
         # pool between its transactions as one with it on does.
         if o.many_clients > 0:
             cells += [(w, ps, o.many_clients) for ps in o.ps_modes for w in ("autocommit_on", "autocommit_off")]
-        self.results = {}
-        for w, ps, t in cells:
-            def run_one(target, r, w=w, ps=ps, t=t):
-                log = s.path("cells", f"{w}-{ps}-{t}-{target}" + (f"-r{r}" if o.rounds > 1 else "") + ".log")
-                return self.sb.cell([*self.workload_args(w), f"--mysql-port={o.ports[target]}", f"--db-ps-mode={ps}",
-                                     f"--threads={t}"], log, o.time, ps, self.procs[target].pid, CPU_NAMES[target],
-                                    db_pid=self.db.pid())
-
-            def show(target, r, x, w=w, ps=ps, t=t):
-                rr = f" r{r}" if o.rounds > 1 else ""
-                echo(f"  {progress.next()} {w:<18} {ps:<7} {t:>3} thr {target:<8}{rr} qps {x.qps:>10}  "
-                     f"p95 {x.p95 or '-':>7} ms  errors {x.errors:>4}  cpu {_f2(x.cpu):>6} s (sys {_f2(x.sys):>5}, "
-                     f"jit {_f2(x.jit):>5})  {x.status}{': ' + x.note if x.note else ''}")
-
-            for target, summary in interleave.run_rounds(o.targets, o.rounds, run_one, show).items():
-                self.results[(w, ps, t, target)] = summary
+        total = len(cells) * len(o.targets) * o.rounds
+        say(f"Running {total} cells of {o.time} s (about {total * (o.time + 1) // 60 + 1} min)")
+        self.results = m.run(cells, o.targets, self.workload_args)
+        self.matrix = m
 
     # ---- report ---------------------------------------------------------------------------------------------------
 
@@ -458,16 +400,6 @@ class EmptyRules:
                     + [r[k] or "-" for k in ("d", "h", "hc", "h1", "h1c", "b", "bc")]
                     + [dbq or "-", x.usr_us_q or "-", x.sys_us_q or "-", x.jit or "-", x.status]))
 
-    def spread(self, out):
-        """With rounds, the spread of each row's QPS over them (the table shows the means)."""
-        if self.o.rounds < 2:
-            return
-        out("")
-        out(f"QPS over the {self.o.rounds} rounds (min-max):")
-        for (w, ps, t, target), x in self.results.items():
-            if x.status == "ok":
-                out(f"  {w:<18} {ps:<7} {t:>4} {target:<8} {x.qps_min}-{x.qps_max}")
-
     def write_csv(self, path):
         header = ("workload,ps_mode,threads,target,qps,p95_ms,errors,proxy_cpu_s,qps_per_proxy_cpu_s,"
                   "strata_over_direct_qps,strata_over_haproxy_qps,strata_over_haproxy_qps_per_proxy_cpu_s,status,"
@@ -483,20 +415,13 @@ class EmptyRules:
                          x.sys_us_q, x.jit, x.qps_min, x.qps_max])
         report.write_csv(path, header, rows)
 
-    def save_failure_logs(self, s, dest, out):
-        """The temp folder goes away at the end: keep the sysbench output of every failed cell, and Strata's logs
-        when a Strata cell failed (build B's as strata_b-<name>), next to the results."""
-        import glob
-        failed = set()
-        for (w, ps, t, target), x in self.results.items():
-            if x.status != "ok":
-                failed.add(target)
-                base = s.path("cells", f"{w}-{ps}-{t}-{target}")
-                common.copy_logs(dest, [base + ".log", *sorted(glob.glob(base + "-r*.log"))])
-        if "strata" in failed and "strata" in self.homes:
-            common.copy_logs(dest, sorted(glob.glob(f"{self.homes['strata']}/logs/*.log")))
-        if "strata_b" in failed and "strata_b" in self.homes:
-            common.copy_logs(dest, sorted(glob.glob(f"{self.homes['strata_b']}/logs/*.log")), "strata_b-")
+    def save_failure_logs(self, dest, out):
+        """The sysbench output of every failed cell, and Strata's logs when a Strata cell failed (build B's as
+        strata_b-<name>), next to the results."""
+        failed = self.matrix.save_failed_logs(self.results, dest)
+        for target, prefix in (("strata", ""), ("strata_b", "strata_b-")):
+            if target in failed and target in self.homes:
+                common.copy_logs(dest, sorted(glob.glob(f"{self.homes[target]}/logs/*.log")), prefix)
         if os.path.isdir(dest):
             out(f"Logs of the failed cells: {dest}")
 
@@ -510,8 +435,8 @@ class EmptyRules:
         out()
         self.table(out)
         report.failed_cells(out, [(k, x.status, x.note) for k, x in self.results.items()])
-        self.spread(out)
-        self.save_failure_logs(s, failed, out)
+        matrix.spread(out, self.results, o.rounds, 8)
+        self.save_failure_logs(failed, out)
         out()
         out("proxy_cpu_s: CPU seconds (user+system) of the proxy process during the cell; for direct,")
         out("of mariadbd. q/cpu_s: queries per proxy CPU-second. s/direct, s/haprx: Strata's QPS over")
@@ -561,22 +486,11 @@ class EmptyRules:
         return lines
 
 
-def _f2(v):
-    return "-" if v is None else f"{v:.2f}"
-
-
-def _tail(path, n):
-    with open(path, errors="replace") as f:
-        return "\n".join(f.read().splitlines()[-n:])
-
-
 def main(argv):
     bench = EmptyRules(Options(argv))
     with common.Session("strata-bench", bench.o.keep, lambda: bench.keep_lines(s)) as s:
         bench.start(s)
-        bench.prepare(s)
-        bench.warm_up(s)
-        bench.run_matrix(s)
+        bench.run(s)
         bench.report(s)
 
 

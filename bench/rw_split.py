@@ -12,7 +12,6 @@ and 3x that with 0, 1 and 2 replicas (the primary takes reads too). bench/README
 (every read to replica_0), and runs sysbench's oltp_point_select and oltp_read_only (--skip_trx=on, no SLEEP) for each
 ps mode and thread count against replica-direct, haproxy and strata-rw back to back.
 """
-import glob
 import os
 import sys
 import time

@@ -147,6 +147,22 @@ def start_strata_foreground(session, tools, label, home, conf, port, log, check_
     raise StartFailed(_read(log))
 
 
+def start_strata(session, tools, label, dist, prefix, port, pool, server_yaml, database_yaml, java_opts):
+    """Unpacks (or copies) a distribution into <prefix>-dist of the run's folder, writes its configuration into
+    <prefix>-conf and starts it with bin/start.sh in the background. Returns (Proc, home); raises StartFailed with
+    home set as its `home` when it does not start or answer."""
+    home = unpack_strata(dist, session.path(f"{prefix}-dist"), label)
+    conf = write_conf(home, session.path(f"{prefix}-conf"), server_yaml, database_yaml)
+    say(f"Starting {label} on 127.0.0.1:{port} (pool {pool}, "
+        f"STRATA_JAVA_OPTS={java_opts_shown(java_opts)})")
+    try:
+        return start_strata_daemon(session, tools, label, home, conf, port, java_opts,
+                                   session.path(f"{prefix}-start.log")), home
+    except StartFailed as e:
+        e.home = home
+        raise
+
+
 def stop(session, proc, port):
     """Stops one target and waits until its port is free again, for the next one on it."""
     proc.stop()

@@ -24,9 +24,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import common, interleave, mariadb, report, targets  # noqa: E402
+from harness import common, mariadb, matrix, report, targets  # noqa: E402
 from harness.common import die, echo, say  # noqa: E402
-from harness.sysbench import IGNORE_ERRORS, Sysbench  # noqa: E402
 
 ALL_TARGETS = ["shardingsphere", "strata", "strata_empty", "strata_b"]
 ALL_WORKLOADS = ["oltp_point_select", "oltp_read_only", "oltp_read_write"]
@@ -172,10 +171,7 @@ class Sharding:
         self.installed = common.install_missing()
         self.sysbench_bin = common.need_bin("sysbench", "sysbench")
         self.db_tools = mariadb.Tools()
-        for w in o.workloads:
-            if os.path.isdir("/usr/share/sysbench") and not os.path.isfile(f"/usr/share/sysbench/{w}.lua") \
-                    and not os.path.isfile(w):
-                die(f"unknown sysbench workload '{w}' (see /usr/share/sysbench/*.lua)")
+        matrix.check_workloads(o.workloads)
         self.java = common.select_java()
         if o.has("strata") or o.has("strata_empty") or o.has("strata_b"):
             o.dist = common.locate_dist(o.dist)
@@ -198,10 +194,7 @@ class Sharding:
         self.load, self.busy = common.load_and_busy()
         common.warn_busy(self.busy, "WARNING: the CPUs are {busy}% busy before the benchmark starts; results will be "
                                     "noisy.")
-        self.sb = Sysbench(self.sysbench_bin, [
-            "--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-user=sbtest", "--mysql-password=sbtest",
-            "--mysql-db=sbtest", f"--tables={o.tables}", f"--table-size={o.table_size}",
-            f"--mysql-ignore-errors={IGNORE_ERRORS}"])
+        self.sb = matrix.sysbench_for(self.sysbench_bin, o.tables, o.table_size)
         self.procs = {}
         self.homes = {}
         self.skipped = ""
@@ -229,12 +222,7 @@ class Sharding:
         and strata_empty all of them in one schema."""
         o = self.o
         say(f"Loading the data set: {o.tables} tables x {o.table_size} rows (sysbench prepare into sbtest, direct)")
-        log = s.path("prepare.log")
-        if self.sb.run(["oltp_read_write", f"--mysql-port={self.db.port}", f"--threads={min(o.tables, 4)}",
-                        "prepare"], log, 0, timeout=False) != 0:
-            with open(log) as f:
-                echo("\n".join(f.read().splitlines()[-20:]))
-            die(f"sysbench prepare failed (log: {log})")
+        matrix.prepare(self.sb, s, self.db.port, o.tables)
         say(f"Sharding it: sbtest_k.sbtestN = the rows of sbtest.sbtestN with id % {SHARDS} = k (INSERT ... SELECT)")
         sql = ""
         for i in range(1, o.tables + 1):
@@ -318,8 +306,6 @@ rules:
         bin/start.sh. Returns False when this build refuses the SHARDING rule's type (it has no SHARDING rule yet)."""
         o = self.o
         port = o.ports[target]
-        home = targets.unpack_strata(dist, s.path(f"{prefix}-dist"), label)
-        self.homes[target] = home
         server = (f"# Written by bench/sharding/run.sh.\nserver:\n  host: 127.0.0.1\n  port: {port}\n"
                   f"  workerThreads: {os.environ.get('STRATA_WORKER_THREADS') or 0}\n"
                   f"users:\n  - {{ name: sbtest, password: sbtest, databases: [sbtest] }}\n")
@@ -334,21 +320,18 @@ rules:
                   "databaseName: sbtest\ndataSources:\n"
                   + targets.data_source("ds_0", f"jdbc:mariadb://127.0.0.1:{self.db.port}/sbtest", o.pool)
                   + "rules: []\n")
-        conf = targets.write_conf(home, s.path(f"{prefix}-conf"), server, db)
-        java_opts = os.environ.get("STRATA_JAVA_OPTS", "")
-        say(f"Starting {label} on 127.0.0.1:{port} (pool {o.pool}, STRATA_JAVA_OPTS="
-            f"{targets.java_opts_shown(java_opts)})")
         try:
-            self.procs[target] = targets.start_strata_daemon(s, self.db_tools, label, home, conf, port, java_opts,
-                                                             s.path(f"{prefix}-start.log"))
+            self.procs[target], self.homes[target] = targets.start_strata(
+                s, self.db_tools, label, dist, prefix, port, o.pool, server, db, os.environ.get("STRATA_JAVA_OPTS", ""))
             return True
         except targets.StartFailed as e:
+            self.homes[target] = e.home
             refused = NO_SHARDING_RULE.search(e.output)
             if rules == "sharding" and refused:
                 self.refusal = refused.group(0)
                 return False
             echo("\n".join(e.output.strip().splitlines()[-30:]))
-            die(f"{label} did not start or does not answer on port {port} (log: {home}/logs/stdout.log)")
+            die(f"{label} did not start or does not answer on port {port} (log: {e.home}/logs/stdout.log)")
 
     def start_targets(self, s):
         o = self.o
@@ -376,67 +359,25 @@ rules:
             if got:
                 echo(f"    WARNING: Strata B with the SHARDING rule: {got}")
 
-    def warm_up(self, s):
-        """Every workload of the matrix through each target, in each ps mode, at 8 threads, and oltp_point_select at
-        the largest thread count when it is above 8 (as bench/run.sh warms). Every workload, not only
-        oltp_read_write: ShardingSphere-Proxy has far more code to compile (its C2 thread used about 28 CPU-seconds
-        before point selects ran at a steady rate), and the range queries take merge paths (ORDER BY, DISTINCT, SUM
-        over both shards) that point selects never reach."""
+    def run(self, s):
         o = self.o
-        if o.warmup <= 0:
-            return
-        n = len(o.ps_modes) * len(o.workloads)
-        secs = max(-(-o.warmup // n), 2)
-        top = max(o.threads)
-        for target in o.targets:
-            for w in o.workloads:
-                say(f"Warm-up (not recorded): {w}, 8 threads, {secs} s per ps mode ({' '.join(o.ps_modes)}) through "
-                    f"{target}")
-                self.warm_up_with(s, target, w, 8, secs)
-            if top > 8:
-                say(f"Warm-up (not recorded): oltp_point_select, {top} threads, {secs} s per ps mode through {target}")
-                self.warm_up_with(s, target, "oltp_point_select", top, secs)
-
-    def warm_up_with(self, s, target, workload, threads, secs):
-        for ps in self.o.ps_modes:
-            log = s.path(f"warmup-{target}-{workload}-{ps}.log")
-            rc = self.sb.run([workload, f"--mysql-port={self.o.ports[target]}", f"--db-ps-mode={ps}",
-                              f"--threads={threads}", f"--time={secs}", "run"], log, secs)
-            if rc != 0:
-                echo(f"    warm-up through {target} ({workload}, {ps}) failed (exit code {rc}); the matrix will show "
-                     f"it; its log ends:")
-                with open(log, errors="replace") as f:
-                    for line in [l for l in f.read().splitlines() if l][-5:]:
-                        echo("      " + line)
-
-    # ---- cells ----------------------------------------------------------------------------------------------------
-
-    def run_matrix(self, s):
-        o = self.o
-        total = len(o.workloads) * len(o.ps_modes) * len(o.threads) * len(o.targets) * o.rounds
+        m = matrix.Matrix(self.sb, s, o.ports, {t: p.pid for t, p in self.procs.items()}, CPU_NAMES, self.db.pid(),
+                          o.time, o.rounds, target_width=14, show_sys=False, begin_as_text_ok=True)
+        # Every workload of the matrix, not only oltp_read_write as bench/run.sh warms: ShardingSphere-Proxy has far
+        # more code to compile (its C2 thread used about 28 CPU-seconds before point selects ran at a steady rate),
+        # and the range queries take merge paths (ORDER BY, DISTINCT, SUM over both shards) that point selects never
+        # reach.
+        if o.warmup > 0:
+            m.warm_up(o.targets, o.workloads, o.ps_modes, max(o.threads),
+                      max(-(-o.warmup // (len(o.ps_modes) * len(o.workloads))), 2), show_log=True)
+        cells = [(w, ps, t) for w in o.workloads for ps in o.ps_modes for t in o.threads]
+        total = len(cells) * len(o.targets) * o.rounds
         say(f"Running {total} cells of {o.time} s (about {total * (o.time + 1) // 60 + 1} min): "
             f"{' '.join(o.targets)}")
-        progress = interleave.Progress(total)
-        self.results = {}
-        for w in o.workloads:
-            for ps in o.ps_modes:
-                for t in o.threads:
-                    def run_one(target, r, w=w, ps=ps, t=t):
-                        log = s.path("cells", f"{w}-{ps}-{t}-{target}" + (f"-r{r}" if o.rounds > 1 else "") + ".log")
-                        # ShardingSphere-Proxy 5.1 refuses to prepare BEGIN (error 1295); sysbench then sends that
-                        # one statement as text and every other one prepared: such a cell counts, with a note.
-                        return self.sb.cell([w, f"--mysql-port={o.ports[target]}", f"--db-ps-mode={ps}",
-                                             f"--threads={t}"], log, o.time, ps, self.procs[target].pid,
-                                            CPU_NAMES[target], db_pid=self.db.pid(), begin_as_text_ok=True)
-
-                    def show(target, r, x, w=w, ps=ps, t=t):
-                        rr = f" r{r}" if o.rounds > 1 else ""
-                        echo(f"  {progress.next()} {w:<18} {ps:<7} {t:>3} thr {target:<14}{rr} qps {x.qps:>10}  "
-                             f"p95 {x.p95 or '-':>7} ms  errors {x.errors:>4}  cpu {_f2(x.cpu):>6} s (jit "
-                             f"{_f2(x.jit):>5})  {x.status}{': ' + x.note if x.note else ''}")
-
-                    for target, summary in interleave.run_rounds(o.targets, o.rounds, run_one, show).items():
-                        self.results[(w, ps, t, target)] = summary
+        # ShardingSphere-Proxy 5.1 refuses to prepare BEGIN (error 1295); sysbench then sends that one statement as
+        # text and every other one prepared: such a cell counts, with a note (begin_as_text_ok).
+        self.results = m.run(cells, o.targets)
+        self.matrix = m
 
     # ---- report ---------------------------------------------------------------------------------------------------
 
@@ -514,22 +455,9 @@ rules:
                 out(f"  {w:<18} {ps:<7} {t:>4}   {report.ratio(x.qps, a.qps if a else ''):>6}   "
                     f"{report.ratio(x.qpc, a.qpc if a else ''):>6}")
 
-    def spread(self, out):
-        if self.o.rounds < 2:
-            return
-        out()
-        out(f"QPS over the {self.o.rounds} rounds (min-max):")
-        for (w, ps, t, target), x in self.results.items():
-            if x.status == "ok":
-                out(f"  {w:<18} {ps:<7} {t:>4} {target:<14} {x.qps_min}-{x.qps_max}")
-
     def save_failure_logs(self, s, dest, out):
-        failed = set()
-        for (w, ps, t, target), x in self.results.items():
-            if x.status != "ok":
-                failed.add(target)
-                base = s.path("cells", f"{w}-{ps}-{t}-{target}")
-                common.copy_logs(dest, [base + ".log", *sorted(glob.glob(base + "-r*.log"))])
+        """The sysbench output of every failed cell, and the logs of a proxy that failed one, next to the results."""
+        failed = self.matrix.save_failed_logs(self.results, dest)
         if "shardingsphere" in failed:
             common.copy_logs(dest, [s.path("shardingsphere", "logs", "stdout.log")], "shardingsphere-")
         for target in ("strata", "strata_empty", "strata_b"):
@@ -559,7 +487,7 @@ rules:
         self.notes(out)
         if o.has("strata_b") and o.has("strata"):
             self.b_over_a(out)
-        self.spread(out)
+        matrix.spread(out, self.results, o.rounds, 14)
         self.save_failure_logs(s, failed, out)
         out()
         out("proxy_cpu_s: CPU seconds (user+system, /proc/<pid>/stat) of the target's proxy process during the")
@@ -588,10 +516,6 @@ rules:
         return lines
 
 
-def _f2(v):
-    return "-" if v is None else f"{v:.2f}"
-
-
 def main(argv):
     bench = Sharding(Options(argv))
     with common.Session("strata-bench-sharding", bench.o.keep, bench.keep_lines) as s:
@@ -599,8 +523,7 @@ def main(argv):
         bench.procs["direct"] = bench.db.proc
         bench.prepare(s)   # the proxies read the tables' definitions at start: the data goes in first
         bench.start_targets(s)
-        bench.warm_up(s)
-        bench.run_matrix(s)
+        bench.run(s)
         bench.report(s)
 
 
