@@ -1,5 +1,6 @@
-# bench/common.sh: shell functions the bench/ scripts share (run.sh, rw-split.sh, load.sh, faults.sh...). Sourced, not run.
-# They read the calling script's settings (MIN_JAVA, JVM_DIR, INTERRUPTED...) when called.
+# bench/common.sh: shell functions the bash scripts of bench/ share (load.sh, faults.sh, profile.sh, fuzz.sh,
+# sharding/bulk-insert.sh). Sourced, not run. They read the calling script's settings (MIN_JAVA, JVM_DIR...) when
+# called. The benchmarks themselves (run.sh, rw-split.sh, sharding/run.sh) are Python, on bench/harness/.
 
 die() {
     echo "ERROR: $*" >&2
@@ -12,11 +13,6 @@ say() {
 
 need_value() {
     [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value (see --help)"
-}
-
-# Turns "a,b c" into "a b c".
-split_list() {
-    echo "$1" | tr ',' ' ' | xargs
 }
 
 # Prints the path of the first of the given programs found on the PATH or in the sbin
@@ -92,60 +88,6 @@ wait_until() {
     return 1
 }
 
-# utime + stime of a whole process (all its threads), in clock ticks; /proc/PID/stat
-# fields 14 and 15, counted after the ")" that closes the command name.
-cpu_ticks() {
-    local stat
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
-    stat=${stat##*) }
-    # shellcheck disable=SC2086
-    set -- $stat
-    echo $(( ${12} + ${13} ))
-}
-
-# utime and stime of a whole process, in clock ticks, apart: "user system".
-cpu_ticks_split() {
-    local stat
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo "0 0"; return; }
-    stat=${stat##*) }
-    # shellcheck disable=SC2086
-    set -- $stat
-    echo "${12} ${13}"
-}
-
-# CPU seconds (user + system, in clock ticks) of the JIT compiler threads of a JVM: a cell in which
-# they are busy measures compilation, not the proxy.
-jit_ticks() {
-    local t stat sum=0
-    for t in /proc/"$1"/task/*; do
-        case "$(cat "$t/comm" 2>/dev/null)" in
-            C1\ Compiler*|C2\ Compiler*)
-                stat=$(cat "$t/stat" 2>/dev/null) || continue
-                stat=${stat##*) }
-                # shellcheck disable=SC2086
-                set -- $stat
-                sum=$((sum + ${12} + ${13})) ;;
-        esac
-    done
-    echo "$sum"
-}
-
-# sysbench catches Ctrl-C and exits 130 by itself, so bash never sees the signal and
-# would go on with the next cell: pass it on.
-exit_if_interrupted() {
-    case "$1" in
-        130|143) echo; say "Interrupted"; exit "$1" ;;
-    esac
-}
-
-csv_field() {
-    local v=$1
-    case "$v" in
-        *[,\"]*) v=${v//\"/\"\"}; echo "\"$v\"" ;;
-        *) echo "$v" ;;
-    esac
-}
-
 # Installs the missing packages with apt-get; HAProxy only with the argument "haproxy". It
 # never starts, stops or reconfigures a service itself; the Debian packages may start their
 # own (mariadb.service on 3306, haproxy.service): the benchmarks do not use them and leave
@@ -194,115 +136,8 @@ stop_pid() {
     wait "$pid" 2>/dev/null || true
 }
 
-# Lists the failed cells: print_failed_cells CELLS STATUS NOTE, the names of the calling
-# script's array of cell keys and its associative arrays of status and note by key
-# (a key's "|" separators print as spaces).
-print_failed_cells() {
-    local -n cells=$1 status=$2 note=$3
-    local key any=0
-    for key in "${cells[@]}"; do
-        [ "${status[$key]}" = ok ] && continue
-        [ $any -eq 0 ] && { echo; echo "Failed cells:"; any=1; }
-        echo "  ${key//|/ }: ${note[$key]}"
-    done
-    return 0
-}
-
-# CPU seconds between two cpu_ticks readings.
-cpu_seconds_between() {
-    awk -v a="$1" -v b="$2" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / t }'
-}
-
-# Starts HAProxy in TCP mode on 127.0.0.1:$HAPROXY_PORT in front of one server, with every
-# core (the same room as Strata: Netty runs 2 x cores event loops, and HAProxy 2.x one thread
-# per core; "nbthread 1" would cap it at one core while Strata may use all of them). Sets
-# HAPROXY_PID. Arguments: folder, server name, server port, what the config is for.
-start_haproxy_tcp() {
-    start_haproxy_tcp_at HAPROXY_PID "$HAPROXY_PORT" "$(nproc)" "$@"
-}
-
-# The same with the listening port and the thread count given, for a second HAProxy beside
-# the first (bench/run.sh's haproxy1 runs "nbthread 1": the cheapest HAProxy on a small
-# machine). Arguments: the name of the variable that gets the pid (set as soon as the
-# process is forked, so that the caller's cleanup stops it even when the start fails),
-# listening port, nbthread, then those of start_haproxy_tcp.
-start_haproxy_tcp_at() {
-    local pid_var=$1 listen=$2 threads=$3 dir=$4 name=$5 port=$6 purpose=$7 pid
-    mkdir -p "$dir"
-    cat > "$dir/haproxy.cfg" <<CFG
-# Written by $purpose.
-global
-    nbthread $threads
-    # Far above the most sysbench threads used, so HAProxy never queues a connection.
-    maxconn 4096
-
-defaults
-    mode tcp
-    timeout connect 5s
-    timeout client 1h
-    timeout server 1h
-
-listen $name
-    bind 127.0.0.1:$listen
-    balance roundrobin
-    server $name 127.0.0.1:$port
-CFG
-    say "Starting HAProxy on 127.0.0.1:$listen (mode tcp, nbthread $threads) in front of $name"
-    "$HAPROXY" -c -q -f "$dir/haproxy.cfg" > "$dir/check.log" 2>&1 \
-        || { cat "$dir/check.log" >&2; die "HAProxy rejected $dir/haproxy.cfg"; }
-    # -db: foreground, no master process, so $! is the process that does the work.
-    "$HAPROXY" -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 < /dev/null &
-    pid=$!
-    printf -v "$pid_var" '%s' "$pid"
-    if ! wait_until 20 "$pid" port_in_use "$listen"; then
-        cat "$dir/haproxy.log" >&2
-        die "HAProxy did not start (log: $dir/haproxy.log)"
-    fi
-}
-
-# Reads a sysbench log: sets R_QUERIES, R_QPS and R_P95, and R_STATUS/R_NOTE when the cell
-# failed (sysbench exit code, a FATAL/ALERT line, no result) or, in ps mode "auto", ran on
-# the text protocol because the server refused prepared statements (sysbench, run with
-# --verbosity=4, then says "using emulation"): comparing that with the other targets'
-# binary-protocol cells would be wrong, so it counts as failed. A failed cell has QPS 0 and
-# no p95. Returns 1 when it failed. Arguments: log, sysbench's exit code, ps mode, seconds
-# the cell was given.
-judge_sysbench_log() {
-    local log=$1 rc=$2 ps=$3 secs=$4 qline fatal fallback code
-    R_QUERIES=0 R_QPS=0
-    qline=$(grep -E '^[[:space:]]+queries:' "$log" | head -n 1 || true)
-    if [ -n "$qline" ]; then
-        R_QUERIES=$(echo "$qline" | awk '{ print $2 }')
-        R_QPS=$(echo "$qline" | sed -E 's/.*\(([0-9.]+) per sec.*/\1/')
-    fi
-    R_P95=$(awk '/95th percentile:/ { print $3; exit }' "$log")
-    fatal=$(grep -m 1 -E 'FATAL|ALERT' "$log" || true)
-    fallback=$(grep -m 1 'using emulation' "$log" || true)
-    if [ "$rc" -ne 0 ] || [ -n "$fatal" ] || [ -z "$qline" ]; then
-        R_STATUS=FAILED
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            R_NOTE="sysbench did not finish within $((secs + 60)) s"
-        elif [ -n "$fatal" ]; then
-            R_NOTE=$(echo "$fatal" | sed -E 's/^[[:space:]]+//' | cut -c1-160)
-        else
-            R_NOTE="sysbench exit code $rc: $(tail -n 1 "$log" | cut -c1-120)"
-        fi
-        [ -n "$fallback" ] && R_NOTE="$R_NOTE; also: prepared statements refused"
-        R_QPS=0 R_P95=""
-        return 1
-    fi
-    if [ -n "$fallback" ] && [ "$ps" = auto ]; then
-        R_STATUS=FAILED
-        code=$(echo "$fallback" | sed -E 's/.*\(([0-9]+): .*/\1/')
-        R_NOTE="server refused COM_STMT_PREPARE (error $code); sysbench fell back to the text protocol: $R_QPS qps, p95 $R_P95 ms (not counted)"
-        R_QPS=0 R_P95=""
-        return 1
-    fi
-    return 0
-}
-
 # MariaDB with sysbench's tables and Strata from the distribution, set up by bench/run.sh --keep and left
-# running, for scripts that then load or break them (bench/load.sh, bench/faults.sh). Arguments: a name for the
+# running (it reads the pids and the temp folder from the lines bench/empty_rules.py prints with --keep), for scripts that then load or break them (bench/load.sh, bench/faults.sh). Arguments: a name for the
 # log, the number of 10,000-row tables, the base port (MariaDB on it, Strata on it + 2) and the distribution
 # (empty: run.sh's default). Sets MARIADB_PID, STRATA_PID, STRATA_PORT and WORK_DIR (run.sh's temp folder).
 kept_setup() {
