@@ -2,7 +2,7 @@ package io.strata.jmh;
 
 import io.strata.config.ServerConfig;
 import io.strata.config.UserConfig;
-import io.strata.frontend.auth.Authenticator;
+import io.strata.frontend.Authenticator;
 import io.strata.protocol.Scramble;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

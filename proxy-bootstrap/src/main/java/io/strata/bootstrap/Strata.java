@@ -23,7 +23,7 @@ import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.kernel.digest.DigestTable;
 import io.strata.kernel.slowlog.SlowLog;
-import io.strata.frontend.auth.Authenticator;
+import io.strata.frontend.Authenticator;
 import io.strata.frontend.netty.FrontendServer;
 import io.strata.frontend.netty.Tls;
 import io.strata.kernel.Session;

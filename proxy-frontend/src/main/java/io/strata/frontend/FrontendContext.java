@@ -4,7 +4,6 @@ import io.netty.handler.ssl.SslContext;
 import io.strata.backend.Backends;
 import io.strata.backend.execute.Mirrors;
 import io.strata.config.StrataConfig;
-import io.strata.frontend.auth.Authenticator;
 import io.strata.kernel.Kernel;
 import io.strata.kernel.SessionRegistry;
 import io.strata.kernel.StrataRuntime;

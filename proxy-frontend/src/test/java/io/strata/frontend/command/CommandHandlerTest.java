@@ -13,7 +13,7 @@ import io.strata.config.StrataConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.frontend.Phases;
-import io.strata.frontend.auth.Authenticator;
+import io.strata.frontend.Authenticator;
 import io.strata.kernel.Kernel;
 import io.strata.kernel.Session;
 import io.strata.kernel.StrataRuntime;

@@ -1,4 +1,4 @@
-package io.strata.frontend.auth;
+package io.strata.frontend;
 
 import io.strata.config.ServerConfig;
 import io.strata.config.UserConfig;
