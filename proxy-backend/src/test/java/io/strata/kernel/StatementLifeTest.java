@@ -1,22 +1,13 @@
 package io.strata.kernel;
 
 import io.netty.channel.DefaultEventLoop;
-import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoop;
-import io.strata.backend.Backends;
-import io.strata.backend.execute.Mirrors;
-import io.strata.config.ConfigLoader;
-import io.strata.config.DatabaseConfig;
-import io.strata.config.StrataConfig;
 import io.strata.kernel.digest.DigestKey;
 import io.strata.kernel.digest.DigestStats;
 import io.strata.kernel.digest.DigestTable;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.RouteResult;
-import io.strata.rule.RuleChain;
 import io.strata.rule.StatementContext;
-import io.strata.rule.builtin.BuiltInRules;
-import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlStatementInfo;
 import org.junit.jupiter.api.AfterEach;
@@ -24,10 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -46,23 +34,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class StatementLifeTest {
 
-    private static final String SHOP = """
-            databaseName: shop
-            dataSources:
-              ds_0: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u, password: p }
-              ds_1: { url: "jdbc:mariadb://127.0.0.1:1/shop", username: u, password: p }
-            rules:
-              - type: QUERY_ROUTING
-                rules:
-                  - { name: reports, pattern: "(?i)^select .* from report", dataSource: ds_1, timeout: 50 }
-            """;
+    private static final String SHOP = KernelFixture.SHOP;
 
-    private final DefaultEventLoopGroup backendLoops = new DefaultEventLoopGroup(1);
+    private final KernelFixture fixture = new KernelFixture();
     private final EventLoop loop = new DefaultEventLoop();
 
     @AfterEach
     void stopLoops() {
-        backendLoops.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        fixture.close();
         loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
     }
 
@@ -167,34 +146,11 @@ class StatementLifeTest {
     }
 
     private StrataRuntime runtime(Path conf, String database) throws IOException {
-        Files.createDirectories(conf);
-        Files.writeString(conf.resolve("server.yaml"),
-                "users: [ { name: app, password: secret, databases: [\"*\"] } ]\n");
-        Files.writeString(conf.resolve("config-shop.yaml"), database);
-        StrataConfig config = ConfigLoader.load(conf);
-        HealthRegistry health = new HealthRegistry();
-        Map<String, RuleChain> chains = new LinkedHashMap<>();
-        for (DatabaseConfig db : config.databases().values()) {
-            chains.put(db.databaseName(), RuleChain.of(db, "config-shop.yaml", health, BuiltInRules.factories()));
-        }
-        Backends backends = new Backends(config, backendLoops);
-        return new StrataRuntime(config, chains, backends, null, health, new Mirrors(backends));
+        return fixture.runtime(conf, database);
     }
 
     private static Session session(Kernel kernel) {
-        Session session = new Session(kernel.sessions().nextId(), new InetSocketAddress("10.0.0.7", 50000),
-                new Session.Client() {
-                    @Override
-                    public void close() {
-                    }
-
-                    @Override
-                    public void stopAtBoundary() {
-                    }
-                });
-        session.login("app", 0, 0, 45);
-        session.state().use("shop", null);
-        return session;
+        return KernelFixture.session(kernel);
     }
 
     private static StatementContext routing(Session session, SqlStatementInfo info) {
