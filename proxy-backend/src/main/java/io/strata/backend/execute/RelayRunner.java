@@ -368,8 +368,7 @@ public final class RelayRunner implements StatementRunner {
 
     /** The error to send in place of the server's: a deadlock victim's, or the one Strata interrupted for, or null. */
     private ErrPacket interruption(BackendConnection connection) {
-        ErrPacket deadlock = DeadlockDetector.victimError(connection);
-        return deadlock != null ? deadlock : session.interruption();
+        return connection.deadlockVictim() ? DeadlockDetector.victimError(connection) : session.interruption();
     }
 
     /**

@@ -29,6 +29,7 @@ import io.strata.rule.RouteException;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.StatementContext;
+import io.strata.rule.Steering;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -147,11 +148,11 @@ final class StatementCommands {
     }
 
     void route(ByteBuf payload, int next, ResponseKind kind, String sql, SqlStatementInfo info,
-                       String database) {
+               String database) {
         Routed routed = routed(payload, next, kind, sql, info, database,
                 database.equals(state.database()) ? state.schema() : null);
-        if (routed.route().steering().rewritten() != null && routed.route().isSingle()
-                && routed.route().first().params().isEmpty()) {
+        if (routed.route().steering() != Steering.NONE && routed.route().steering().rewritten() != null
+                && routed.route().isSingle() && routed.route().first().params().isEmpty()) {
             routed = rewrittenText(routed); // a query rule's rewrite: relayed as the client's own statement is
         }
         if (!routed.route().passThrough()) {
