@@ -16,9 +16,10 @@ import java.util.Set;
  * {@code SELECT `name` FROM `t_dict` WHERE `id` = ?}, and a prepared statement's text with its {@code ?} has the
  * same digest as the statement with its values written in.
  *
- * <p>It runs for every text statement, so it reads the text once, writes into one builder and makes nothing per
- * token; a statement whose digest is past {@link #MAX_LENGTH} is not read to its end. It never throws: a text that
- * is no SQL (an unterminated string or comment, random bytes) still has a digest.
+ * <p>It runs for every text statement, so it reads the text once with {@link MySqlLexer} (looking one token ahead
+ * at most), writes into one builder and makes nothing per token; a statement whose digest is past
+ * {@link #MAX_LENGTH} is not read to its end. It never throws: a text that is no SQL (an unterminated string or
+ * comment, random bytes) still has a digest; control characters count as white space.
  *
  * <p>Where MySQL's own rules are kept: a one-value list is {@code (?)} but {@code IN (?)} is {@code IN (...)}, so
  * that an IN list's length never splits a digest; rows of the same shape in a row collapse to the first plus
