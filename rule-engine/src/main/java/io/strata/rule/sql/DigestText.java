@@ -152,6 +152,8 @@ public final class DigestText {
 
     private final String sql;
     private final MySqlLexer lexer;
+    /** Looks a token ahead of {@link #lexer}, which stays in place unless what it read is taken. */
+    private final MySqlLexer ahead;
     private final StringBuilder out;
     private int last = START;
     private boolean lastIn;
@@ -177,6 +179,7 @@ public final class DigestText {
     private DigestText(String sql) {
         this.sql = sql;
         this.lexer = new MySqlLexer(sql);
+        this.ahead = new MySqlLexer(sql);
         this.out = new StringBuilder(Math.min(sql.length(), MAX_LENGTH) + 16);
     }
 
@@ -186,7 +189,7 @@ public final class DigestText {
     }
 
     private String read() {
-        while (out.length() < READ_LIMIT && nextToken()) {
+        while (out.length() < READ_LIMIT && nextToken(lexer)) {
             step();
         }
         flushList();
@@ -205,13 +208,19 @@ public final class DigestText {
      * Moves the lexer to the next token the digest reads: comments are skipped by the lexer, and control characters
      * count as white space here (a digest never shows one).
      */
-    private boolean nextToken() {
-        while (lexer.next()) {
-            if (lexer.kind() != TokenKind.SYMBOL || sql.charAt(lexer.start()) >= ' ') {
+    private boolean nextToken(MySqlLexer cursor) {
+        while (cursor.next()) {
+            if (cursor.kind() != TokenKind.SYMBOL || sql.charAt(cursor.start()) >= ' ') {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether the token after the lexer's is a literal ({@code ahead} then stands on it); the lexer stays. */
+    private boolean literalAhead() {
+        lexer.copyTo(ahead);
+        return nextToken(ahead) && ahead.kind().isLiteral();
     }
 
     /** Writes the token the lexer stands on (and those it joins). */
@@ -231,24 +240,23 @@ public final class DigestText {
         boolean quoted = kind == TokenKind.STRING || kind == TokenKind.NATIONAL_STRING
                 || (kind == TokenKind.HEX || kind == TokenKind.BIT) && sql.charAt(lexer.start() + 1) == '\'';
         while (quoted && !lexer.unterminated()) {
-            lexer.mark();
-            if (!nextToken() || lexer.kind() != TokenKind.STRING) {
-                lexer.reset();
+            lexer.copyTo(ahead);
+            if (!nextToken(ahead) || ahead.kind() != TokenKind.STRING) {
                 break;
             }
+            ahead.copyTo(lexer);
         }
         value();
     }
 
     /** Whether the next token is a literal: then it is read, with the strings joined to it, as one value. */
     private boolean literalFollows() {
-        lexer.mark();
-        if (nextToken() && lexer.kind().isLiteral()) {
-            literal();
-            return true;
+        if (!literalAhead()) {
+            return false;
         }
-        lexer.reset();
-        return false;
+        ahead.copyTo(lexer);
+        literal();
+        return true;
     }
 
     /** A literal read: a {@code ?}, or only counted when it continues a list of literals. */
@@ -318,11 +326,9 @@ public final class DigestText {
 
     /** Whether the function's name just read is called: a bracket follows, or a string, as in DATE '2024-01-01'. */
     private boolean calls() {
-        lexer.mark();
-        boolean called = nextToken() && (lexer.isSymbol('(')
-                || lexer.kind() == TokenKind.STRING && sql.charAt(lexer.start()) == '\'');
-        lexer.reset();
-        return called;
+        lexer.copyTo(ahead);
+        return nextToken(ahead) && (ahead.isSymbol('(')
+                || ahead.kind() == TokenKind.STRING && sql.charAt(ahead.start()) == '\'');
     }
 
     private void keyword(int start, int end, int flags) {

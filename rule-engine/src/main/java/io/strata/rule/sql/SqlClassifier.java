@@ -608,13 +608,19 @@ public final class SqlClassifier {
     }
 
     /**
-     * The statements nearly every OLTP client sends, judged in one pass of {@link MySqlLexer} without making a token
-     * String: a SELECT, INSERT, UPDATE, DELETE or REPLACE, or a BEGIN or COMMIT, holding no comment, no semicolon, no
-     * user variable and none of the words that pin a session. Such a statement is one statement that pins nothing,
-     * and its kind is its first word, so those answers need no tokens; its tokens are counted, and made by the lexed
-     * path only when something reads one (a rule looking for tables, read/write splitting judging a SELECT, a query
-     * Strata answers itself). Anything else is left to the lexed path whole, so the answers are its answers in every
-     * case: both read the same lexer's tokens.
+     * The statements nearly every OLTP client sends, judged in one pass over their characters without making a token:
+     * a SELECT, INSERT, UPDATE, DELETE or REPLACE, or a BEGIN or COMMIT, holding no comment, no semicolon, no user
+     * variable and none of the words that pin a session. Such a statement is one statement that pins nothing, and
+     * its kind is its first word, so those answers need no tokens; its tokens are counted, and made by the lexed path
+     * only when something reads one (a rule looking for tables, read/write splitting judging a SELECT, a query Strata
+     * answers itself). Anything else is left to the lexed path whole, so the answers are its answers in every case.
+     *
+     * <p>It counts tokens as {@link MySqlLexer} cuts them, with the lexer's own rules for words, numbers and quotes
+     * ({@link MySqlLexer#numberEnd}, {@link MySqlLexer#quotedEnd}), and leaves to the lexed path every form whose
+     * cut depends on more (comments, variables, a dot before digits, a quote right after a word). It is a loop of
+     * its own, not the lexer's cursor, because it runs for nearly every statement: a call per token to a cursor the
+     * JIT cannot keep in registers (its next() is compiled too large to inline) cost a third more
+     * (ClassifierBenchmark).
      */
     static final class Quick {
         /** At most one token per character: the lexer keeps every token of a statement this long. */
@@ -625,44 +631,73 @@ public final class SqlClassifier {
 
         /** The statement's info, or null when it is not one of the statements this judges. */
         static SqlStatementInfo classify(String sql) {
-            if (sql.length() > MAX_LENGTH) {
+            int length = sql.length();
+            if (length > MAX_LENGTH) {
                 return null;
             }
-            // Comments reported, executable ones too: a statement holding one is left to the lexed path.
-            MySqlLexer lexer = new MySqlLexer(sql).reportComments();
-            if (!lexer.next() || lexer.kind() != TokenKind.WORD) {
-                return null;
+            int pos = 0;
+            while (pos < length && sql.charAt(pos) < 128 && Character.isWhitespace(sql.charAt(pos))) {
+                pos++;
             }
-            SqlKind kind = firstWordKind(sql, lexer.start(), lexer.end());
+            int start = pos;
+            pos = asciiWordEnd(sql, pos);
+            SqlKind kind = firstWordKind(sql, start, pos);
             if (kind == null) {
                 return null;
             }
             int tokens = 1;
-            while (lexer.next()) {
-                switch (lexer.kind()) {
-                    case WORD -> {
-                        if (lexer.nonAscii() || pinningWord(sql, lexer.start(), lexer.end() - lexer.start())) {
-                            return null; // a word that may pin; other scripts are left to the lexed path
+            boolean afterDot = false; // the token before is a dot: digits now begin a name part (t.1a)
+            while (pos < length) {
+                char c = sql.charAt(pos);
+                if (c >= 128) {
+                    return null; // text in other scripts is left to the lexed path
+                }
+                if (MySqlLexer.isWordChar(c)) {
+                    int end;
+                    if (c <= '9' && c >= '0') {
+                        if (afterDot) {
+                            return null;
+                        }
+                        end = MySqlLexer.numberEnd(sql, pos);
+                        end = end < 0 ? asciiWordEnd(sql, pos) : end; // 123abc
+                    } else {
+                        end = asciiWordEnd(sql, pos);
+                        if (pinningWord(sql, pos, end - pos)) {
+                            return null;
                         }
                     }
-                    case SYMBOL -> {
-                        char c = sql.charAt(lexer.start());
-                        if (c == ';' || c == '@' || c == '\\') {
-                            return null; // several statements, user@host, or odd text
-                        }
+                    if (end < length && (sql.charAt(end) >= 128 || sql.charAt(end) == '\'')) {
+                        return null; // a name in other scripts; X'1F', N'x', _utf8mb4'x'
                     }
-                    case VARIABLE, COMMENT, OPTIMIZER_HINT, EXECUTABLE_COMMENT -> {
-                        return null; // a user variable may pin; a comment may hold a hint
-                    }
-                    default -> {
-                    }
+                    pos = end;
+                } else if (Character.isWhitespace(c)) {
+                    pos++;
+                    continue;
+                } else if (c == '\'' || c == '"' || c == '`') {
+                    int end = MySqlLexer.quotedEnd(sql, pos);
+                    pos = end < 0 ? length : end;
+                } else if (c == '@' || c == ';' || c == '#' || c == '\\' || pos + 1 < length && ((c == '-' || c == '/')
+                        && (sql.charAt(pos + 1) == '-' || sql.charAt(pos + 1) == '*')
+                        || c == '.' && sql.charAt(pos + 1) >= '0' && sql.charAt(pos + 1) <= '9')) {
+                    return null; // a user variable, several statements, a comment, .5 or t.5, or odd text
+                } else {
+                    pos++;
                 }
                 tokens++;
+                afterDot = c == '.';
             }
             LexedLater all = new LexedLater(sql, tokens);
             List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
             return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false,
                     sql);
+        }
+
+        /** Where the run of ASCII word characters from {@code pos} ends. */
+        private static int asciiWordEnd(String sql, int pos) {
+            while (pos < sql.length() && sql.charAt(pos) < 128 && MySqlLexer.isWordChar(sql.charAt(pos))) {
+                pos++;
+            }
+            return pos;
         }
 
         /** The kind a statement opening with this word has whatever follows, or null. */

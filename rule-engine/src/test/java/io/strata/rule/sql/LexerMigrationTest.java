@@ -59,6 +59,27 @@ class LexerMigrationTest {
         assertSameAnswers(sql);
     }
 
+    /** The quick path counts tokens as the lexer cuts them: where it answers, its tokens are the lexed path's. */
+    @Test
+    void theQuickPathCutsRandomStatementsAsTheLexerDoes() {
+        RandomStatements statements = new RandomStatements(99L);
+        int quick = 0;
+        for (int i = 0; i < 4000; i++) {
+            String sql = statements.next();
+            SqlStatementInfo info = SqlClassifier.Quick.classify(sql);
+            if (info != null) {
+                quick++;
+                assertEquals(SqlClassifier.lexed(sql).statementTokens(), info.statementTokens(), sql);
+            }
+        }
+        for (String sql : new String[] {"SELECT t.* FROM t", "SELECT 1.5, 0x1F, 1e-3, 7. FROM t WHERE a = 2*/3",
+            "SELECT `a`.`b` FROM t WHERE c = 'x''y' AND d IN (?, ?)", "UPDATE t SET a = a-1 WHERE b = -2"}) {
+            SqlStatementInfo info = SqlClassifier.Quick.classify(sql);
+            assertEquals(SqlClassifier.lexed(sql).statementTokens(), info.statementTokens(), sql);
+        }
+        assertTrue(quick > 100, "quick answers: " + quick); // most hold a comment or other scripts
+    }
+
     /** The old classifier read 'u'@'h' as a string and the user variable @'h', which pins the session. */
     @Test
     void anAtRightAfterAStringOrNameIsUserAtHostNotAUserVariable() {

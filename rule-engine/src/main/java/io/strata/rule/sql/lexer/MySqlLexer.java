@@ -26,7 +26,8 @@ package io.strata.rule.sql.lexer;
  *       symbol; elsewhere it begins a variable when a name, a quote or a second {@code @} follows.</li>
  * </ul>
  *
- * <p>Not thread-safe: one instance per text and reader.
+ * <p>Not thread-safe: one instance per text and reader. A token's kind and offsets are fields, not an object, so
+ * that where the cursor does not leave a method (the classifier's quick path) the JIT keeps it in registers.
  */
 public final class MySqlLexer {
 
@@ -34,11 +35,17 @@ public final class MySqlLexer {
     private static final boolean[] WORD = new boolean[128];
     /** The ASCII characters {@link Character#isWhitespace} accepts. */
     private static final boolean[] SPACE = new boolean[128];
+    /** The letters of X'1F', B'01', N'text'. */
+    private static final boolean[] PREFIX = new boolean[128];
+    /** What may open a comment, a variable, a placeholder or a number ({@code .5}), or close an executable comment. */
+    private static final boolean[] SPECIAL = new boolean[128];
 
     static {
         for (char c = 0; c < 128; c++) {
             WORD[c] = Character.isLetterOrDigit(c) || c == '_' || c == '$';
             SPACE[c] = Character.isWhitespace(c);
+            PREFIX[c] = "xXbBnN".indexOf(c) >= 0;
+            SPECIAL[c] = "#-/*@?.".indexOf(c) >= 0;
         }
     }
 
@@ -48,6 +55,7 @@ public final class MySqlLexer {
     private boolean reportsComments;
 
     private int pos;
+    // The token read last. While the next one is read they describe the token before it: a dot or @ reads so.
     private TokenKind kind;
     private int start;
     private int end;
@@ -55,20 +63,6 @@ public final class MySqlLexer {
     private boolean nonAscii;
     /** Inside an executable comment read as code: its {@code *}{@code /} is skipped. */
     private boolean inExecutableComment;
-    /** The token before this one, comments not counted, and where it ended: a dot or {@code @} after it reads so. */
-    private TokenKind previousKind;
-    private int previousEnd = -1;
-
-    // One saved state for a lookahead (mark, next, reset).
-    private int markPos;
-    private TokenKind markKind;
-    private int markStart;
-    private int markEnd;
-    private boolean markUnterminated;
-    private boolean markNonAscii;
-    private boolean markInExecutableComment;
-    private TokenKind markPreviousKind;
-    private int markPreviousEnd;
 
     public MySqlLexer(String sql) {
         this.sql = sql;
@@ -89,51 +83,33 @@ public final class MySqlLexer {
 
     /** Moves to the next token; false at the end of the text. */
     public boolean next() {
-        if (kind != null && !kind.isComment()) {
-            previousKind = kind;
-            previousEnd = end;
-        }
-        unterminated = false;
-        nonAscii = false;
         while (pos < length) {
             char c = sql.charAt(pos);
-            if (c >= 128) {
-                if (!Character.isWhitespace(c)) {
-                    return word(pos);
+            if (c < 128) {
+                if (WORD[c]) {
+                    return wordOrLiteral(c);
                 }
-                pos++;
-            } else if (WORD[c]) {
-                return wordOrLiteral(c);
-            } else if (SPACE[c]) {
-                pos++;
-            } else if (c == '\'' || c == '"') {
-                return quoted(TokenKind.STRING, pos, pos);
-            } else if (c == '`') {
-                return quoted(TokenKind.QUOTED_NAME, pos, pos);
-            } else if (c == '#' || c == '-' && at(pos + 1) == '-' && (pos + 2 == length || at(pos + 2) <= ' ')) {
-                if (lineComment()) {
+                if (SPACE[c]) {
+                    pos++;
+                } else if (c == '\'' || c == '"') {
+                    return quoted(TokenKind.STRING, pos, pos);
+                } else if (c == '`') {
+                    return quoted(TokenKind.QUOTED_NAME, pos, pos);
+                } else if (!SPECIAL[c]) {
+                    return token(TokenKind.SYMBOL, pos, pos + 1);
+                } else if (special(c)) {
                     return true;
                 }
-            } else if (c == '/' && at(pos + 1) == '*') {
-                if (blockComment()) {
-                    return true;
-                }
-            } else if (c == '*' && inExecutableComment && at(pos + 1) == '/') {
-                pos += 2;
-                inExecutableComment = false;
-            } else if (c == '@') {
-                return variable();
-            } else if (c == '?') {
-                return token(TokenKind.PLACEHOLDER, pos, pos + 1);
-            } else if (c == '.' && isDigit(at(pos + 1)) && !afterName()) {
-                return number(pos);
+            } else if (Character.isWhitespace(c)) {
+                pos++;
             } else {
-                return token(TokenKind.SYMBOL, pos, pos + 1);
+                return word(pos);
             }
         }
         kind = null;
         start = length;
         end = length;
+        unterminated = false;
         return false;
     }
 
@@ -159,9 +135,9 @@ public final class MySqlLexer {
         return unterminated;
     }
 
-    /** Whether the word just read holds a character outside ASCII. */
+    /** Whether the token just read is a word holding a character outside ASCII. */
     public boolean nonAscii() {
-        return nonAscii;
+        return kind == TokenKind.WORD && nonAscii;
     }
 
     /** Whether the token is the one-character symbol {@code c}. */
@@ -205,59 +181,92 @@ public final class MySqlLexer {
         pos = end;
     }
 
-    /** Saves the cursor, for a look at the tokens ahead that {@link #reset()} takes back. */
-    public void mark() {
-        markPos = pos;
-        markKind = kind;
-        markStart = start;
-        markEnd = end;
-        markUnterminated = unterminated;
-        markNonAscii = nonAscii;
-        markInExecutableComment = inExecutableComment;
-        markPreviousKind = previousKind;
-        markPreviousEnd = previousEnd;
+    /**
+     * Puts {@code other}, a lexer of the same text, where this one stands: a look ahead with {@code other} leaves
+     * this one in place, and {@code other.copyTo(this)} takes what it read.
+     */
+    public void copyTo(MySqlLexer other) {
+        other.runsExecutableComments = runsExecutableComments;
+        other.reportsComments = reportsComments;
+        other.pos = pos;
+        other.kind = kind;
+        other.start = start;
+        other.end = end;
+        other.unterminated = unterminated;
+        other.nonAscii = nonAscii;
+        other.inExecutableComment = inExecutableComment;
     }
 
-    /** Puts the cursor back where {@link #mark()} saved it. */
-    public void reset() {
-        pos = markPos;
-        kind = markKind;
-        start = markStart;
-        end = markEnd;
-        unterminated = markUnterminated;
-        nonAscii = markNonAscii;
-        inExecutableComment = markInExecutableComment;
-        previousKind = markPreviousKind;
-        previousEnd = markPreviousEnd;
-    }
+    // The way of common tokens (next, wordOrLiteral, word, quoted) stays small, rare forms in methods of their own:
+    // so the JIT inlines the common way whole into a caller such as the classifier's quick path, and keeps the
+    // cursor in registers instead of allocating it (measured with ClassifierBenchmark and -prof gc).
 
     /** A word, a number, or a hex, bit or national string ({@code x'1F'}), at the ASCII word character {@code c}. */
     private boolean wordOrLiteral(char c) {
-        if (afterDot()) {
+        if (kind == TokenKind.SYMBOL && sql.charAt(start) == '.') {
             return word(pos); // t.1a, t.x: name parts
         }
-        if (c >= '0' && c <= '9') {
-            return number(pos);
+        if (c <= '9' && c >= '0') {
+            int j = digitsEnd(sql, pos);
+            char after = at(j);
+            // digits alone, the common case; else a fraction, an exponent, 0x1F, or a word such as 123abc
+            return after == '.' || isWordChar(after) ? numberOrWord(pos) : token(TokenKind.NUMBER, pos, j);
         }
-        if (at(pos + 1) == '\'') {
-            switch (c) {
-                case 'x', 'X' -> {
-                    return quoted(TokenKind.HEX, pos, pos + 1);
-                }
-                case 'b', 'B' -> {
-                    return quoted(TokenKind.BIT, pos, pos + 1);
-                }
-                case 'n', 'N' -> {
-                    return quoted(TokenKind.NATIONAL_STRING, pos, pos + 1);
-                }
-                default -> {
-                }
-            }
+        if (PREFIX[c] && at(pos + 1) == '\'') {
+            return prefixedString(c);
         }
         return word(pos);
     }
 
+    /** {@code X'1F'}, {@code B'01'}, {@code N'text'}. */
+    private boolean prefixedString(char c) {
+        TokenKind prefixed = c == 'x' || c == 'X' ? TokenKind.HEX : c == 'b' || c == 'B' ? TokenKind.BIT
+                : TokenKind.NATIONAL_STRING;
+        return quoted(prefixed, pos, pos + 1);
+    }
+
+    /** At one of {@code # - / * @ ? .}: a comment, a variable, a placeholder, a number, or a symbol after all. */
+    private boolean special(char c) {
+        switch (c) {
+            case '#' -> {
+                return lineComment();
+            }
+            case '-' -> {
+                if (at(pos + 1) == '-' && (pos + 2 == length || at(pos + 2) <= ' ')) {
+                    return lineComment();
+                }
+            }
+            case '/' -> {
+                if (at(pos + 1) == '*') {
+                    return blockComment();
+                }
+            }
+            case '*' -> {
+                if (inExecutableComment && at(pos + 1) == '/') {
+                    pos += 2;
+                    inExecutableComment = false;
+                    return false;
+                }
+            }
+            case '@' -> {
+                return variable();
+            }
+            case '?' -> {
+                return token(TokenKind.PLACEHOLDER, pos, pos + 1);
+            }
+            case '.' -> {
+                if (isDigit(at(pos + 1)) && !afterName()) {
+                    return numberOrWord(pos);
+                }
+            }
+            default -> {
+            }
+        }
+        return token(TokenKind.SYMBOL, pos, pos + 1);
+    }
+
     private boolean word(int from) {
+        boolean wide = false;
         int j = from;
         while (j < length) {
             char c = sql.charAt(j);
@@ -268,47 +277,65 @@ public final class MySqlLexer {
             } else if (Character.isWhitespace(c)) {
                 break;
             } else {
-                nonAscii = true;
+                wide = true;
             }
             j++;
         }
+        nonAscii = wide;
         return token(TokenKind.WORD, from, j);
     }
 
+    /** A number at {@code from} ({@link #numberEnd}), or the word its digits begin ({@code 123abc}). */
+    private boolean numberOrWord(int from) {
+        int e = numberEnd(sql, from);
+        if (e < 0) {
+            return word(from);
+        }
+        char second = at(from + 1);
+        boolean prefixed = sql.charAt(from) == '0' && (second == 'x' || second == 'b'); // no decimal has x or b there
+        return token(!prefixed ? TokenKind.NUMBER : second == 'x' ? TokenKind.HEX : TokenKind.BIT, from, e);
+    }
+
     /**
-     * A number at {@code from} ({@code 12}, {@code 1.5}, {@code .5}, {@code 7.}, {@code 1e-3}, {@code 0x1F},
-     * {@code 0b01}), or the word the digits begin, as {@code 123abc} and {@code 0xZZ} do in MySQL.
+     * Where the number at {@code from} ends ({@code 12}, {@code 1.5}, {@code .5}, {@code 7.}, {@code 1e-3},
+     * {@code 0x1F}, {@code 0b01}), or -1 when its characters begin a word, as {@code 123abc} and {@code 0xZZ} do in
+     * MySQL. {@code from} is at a digit, or at a dot before one.
      */
-    private boolean number(int from) {
-        if (sql.charAt(from) == '0' && (at(from + 1) == 'x' || at(from + 1) == 'b')) {
-            boolean hex = at(from + 1) == 'x';
+    public static int numberEnd(String sql, int from) {
+        int length = sql.length();
+        char second = from + 1 < length ? sql.charAt(from + 1) : 0;
+        if (sql.charAt(from) == '0' && (second == 'x' || second == 'b')) {
+            boolean hex = second == 'x';
             int j = from + 2;
-            while (hex ? isHexDigit(at(j)) : at(j) == '0' || at(j) == '1') {
+            while (j < length && (hex ? isHexDigit(sql.charAt(j)) : sql.charAt(j) == '0' || sql.charAt(j) == '1')) {
                 j++;
             }
-            if (j > from + 2 && !isWordChar(at(j))) {
-                return token(hex ? TokenKind.HEX : TokenKind.BIT, from, j);
+            if (j > from + 2 && (j == length || !isWordChar(sql.charAt(j)))) {
+                return j;
             }
         }
-        int j = digitsEnd(from);
+        int j = digitsEnd(sql, from);
         boolean integer = true;
-        if (at(j) == '.') {
-            j = digitsEnd(j + 1);
+        if (j < length && sql.charAt(j) == '.') {
+            j = digitsEnd(sql, j + 1);
             integer = false;
         }
-        if (at(j) == 'e' || at(j) == 'E') {
-            int k = at(j + 1) == '+' || at(j + 1) == '-' ? j + 2 : j + 1;
-            if (isDigit(at(k))) {
-                j = digitsEnd(k);
+        if (j < length && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
+            int k = j + 1 < length && (sql.charAt(j + 1) == '+' || sql.charAt(j + 1) == '-') ? j + 2 : j + 1;
+            if (k < length && isDigit(sql.charAt(k))) {
+                j = digitsEnd(sql, k);
                 integer = false;
             }
         }
-        return integer && isWordChar(at(j)) ? word(from) : token(TokenKind.NUMBER, from, j);
+        return integer && j < length && isWordChar(sql.charAt(j)) ? -1 : j;
     }
 
     /** A quoted token from {@code from}, its quote at {@code quote}: {@code 'x'}, {@code `x`}, {@code X'1F'}. */
     private boolean quoted(TokenKind quotedKind, int from, int quote) {
-        return token(quotedKind, from, quotedEnd(quote));
+        int close = quotedEnd(sql, quote);
+        token(quotedKind, from, close < 0 ? length : close);
+        unterminated = close < 0;
+        return true;
     }
 
     /**
@@ -317,14 +344,14 @@ public final class MySqlLexer {
      */
     private boolean variable() {
         int from = pos;
-        if (previousEnd == from && (previousKind == TokenKind.WORD || previousKind == TokenKind.QUOTED_NAME
-                || previousKind.isLiteral())) {
+        if (end == from && kind != null && (kind == TokenKind.WORD || kind == TokenKind.QUOTED_NAME
+                || kind.isLiteral())) {
             return token(TokenKind.SYMBOL, from, from + 1);
         }
         int j = at(from + 1) == '@' ? from + 2 : from + 1;
         char c = at(j);
         if (c == '\'' || c == '"' || c == '`') {
-            return token(TokenKind.VARIABLE, from, quotedEnd(j));
+            return quoted(TokenKind.VARIABLE, from, j);
         }
         int e = j;
         while (e < length && (isWordChar(sql.charAt(e)) || sql.charAt(e) == '.')) {
@@ -335,25 +362,25 @@ public final class MySqlLexer {
 
     /**
      * Where the quoted string or name whose quote stands at {@code quote} ends: after its closing quote (a doubled
-     * quote, or one escaped by a backslash outside backquotes, does not close it), else at the end of the text.
+     * quote, or one escaped by a backslash outside backquotes, does not close it); -1 when it runs to the end.
      */
-    private int quotedEnd(int quote) {
+    public static int quotedEnd(String sql, int quote) {
+        int length = sql.length();
         char q = sql.charAt(quote);
         int j = quote + 1;
         while (j < length) {
             char c = sql.charAt(j);
             if (c == '\\' && q != '`') {
                 j += 2;
-            } else if (c == q && at(j + 1) == q) {
-                j += 2;
-            } else if (c == q) {
-                return j + 1;
-            } else {
+            } else if (c != q) {
                 j++;
+            } else if (j + 1 < length && sql.charAt(j + 1) == q) {
+                j += 2;
+            } else {
+                return j + 1;
             }
         }
-        unterminated = true;
-        return length;
+        return -1;
     }
 
     /** Skips or reports a {@code #} or {@code -- } comment; true when reported. */
@@ -361,7 +388,7 @@ public final class MySqlLexer {
         int from = pos;
         int lineEnd = sql.indexOf('\n', pos);
         pos = lineEnd < 0 ? length : lineEnd + 1;
-        return reportsComments && token(TokenKind.COMMENT, from, lineEnd < 0 ? length : lineEnd);
+        return reportsComments && comment(TokenKind.COMMENT, from, lineEnd < 0 ? length : lineEnd, false);
     }
 
     /** Skips, reports or enters (an executable comment read as code) a {@code /*} comment; true when reported. */
@@ -382,10 +409,17 @@ public final class MySqlLexer {
         if (!reportsComments) {
             return false;
         }
-        unterminated = close < 0;
         TokenKind comment = executable ? TokenKind.EXECUTABLE_COMMENT
                 : at(from + 2) == '+' ? TokenKind.OPTIMIZER_HINT : TokenKind.COMMENT;
-        return token(comment, from, pos);
+        return comment(comment, from, pos, close < 0);
+    }
+
+    private boolean comment(TokenKind commentKind, int from, int to, boolean open) {
+        kind = commentKind;
+        start = from;
+        end = to;
+        unterminated = open;
+        return true;
     }
 
     private boolean token(TokenKind tokenKind, int from, int to) {
@@ -393,17 +427,13 @@ public final class MySqlLexer {
         start = from;
         end = to;
         pos = to;
+        unterminated = false;
         return true;
     }
 
-    /** Whether the token before is a dot: a word after it is a name part, whatever it starts with. */
-    private boolean afterDot() {
-        return previousKind == TokenKind.SYMBOL && previousEnd > 0 && sql.charAt(previousEnd - 1) == '.';
-    }
-
-    /** Whether a name ends right here: a dot here separates its parts. */
+    /** Whether a name ends right here (the token read last, no space between): a dot here separates its parts. */
     private boolean afterName() {
-        return previousEnd == pos && (previousKind == TokenKind.WORD || previousKind == TokenKind.QUOTED_NAME);
+        return end == pos && (kind == TokenKind.WORD || kind == TokenKind.QUOTED_NAME);
     }
 
     /** The character at {@code index}, or 0 past the end: lookahead without bounds checks everywhere. */
@@ -411,9 +441,9 @@ public final class MySqlLexer {
         return index < length ? sql.charAt(index) : 0;
     }
 
-    private int digitsEnd(int from) {
+    private static int digitsEnd(String sql, int from) {
         int j = from;
-        while (isDigit(at(j))) {
+        while (j < sql.length() && isDigit(sql.charAt(j))) {
             j++;
         }
         return j;
