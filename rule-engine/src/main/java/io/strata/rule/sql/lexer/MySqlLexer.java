@@ -26,8 +26,10 @@ package io.strata.rule.sql.lexer;
  *       symbol; elsewhere it begins a variable when a name, a quote or a second {@code @} follows.</li>
  * </ul>
  *
- * <p>Not thread-safe: one instance per text and reader. A token's kind and offsets are fields, not an object, so
- * that where the cursor does not leave a method (the classifier's quick path) the JIT keeps it in registers.
+ * <p>Not thread-safe: one instance per text and reader. A token's kind and offsets are fields, not an object: the
+ * cursor is the one object a reading makes. Where even that and a call per token cost too much (the classifier's
+ * quick path, on every statement), the static {@link #numberEnd}, {@link #quotedEnd} and {@link #isWordChar} give
+ * the same rules to a caller's own loop.
  */
 public final class MySqlLexer {
 
@@ -197,9 +199,8 @@ public final class MySqlLexer {
         other.inExecutableComment = inExecutableComment;
     }
 
-    // The way of common tokens (next, wordOrLiteral, word, quoted) stays small, rare forms in methods of their own:
-    // so the JIT inlines the common way whole into a caller such as the classifier's quick path, and keeps the
-    // cursor in registers instead of allocating it (measured with ClassifierBenchmark and -prof gc).
+    // The way of common tokens (next, wordOrLiteral, word, quoted) stays small, rare forms in methods of their own,
+    // so that the JIT compiles the common way as one piece.
 
     /** A word, a number, or a hex, bit or national string ({@code x'1F'}), at the ASCII word character {@code c}. */
     private boolean wordOrLiteral(char c) {
