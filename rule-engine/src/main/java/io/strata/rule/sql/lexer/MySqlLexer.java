@@ -1,10 +1,10 @@
 package io.strata.rule.sql.lexer;
 
 /**
- * MySQL's lexical rules, in one place: a cursor over a statement's text that reports one token at a time by its
- * {@link TokenKind} and its offsets, and makes no object per token, since the classifier runs it over every
- * statement. After {@link #next()} returns true, {@link #kind()}, {@link #start()} and {@link #end()} describe the
- * token, {@code sql.substring(start, end)}.
+ * MySQL's lexical rules, in one place (a central algorithm, hence its length): a cursor over a statement's text that
+ * reports one token at a time by its {@link TokenKind} and its offsets, and makes no object per token, since the
+ * classifier and the digest run it over most statements. After {@link #next()} returns true, {@link #kind()},
+ * {@link #start()} and {@link #end()} describe the token, {@code sql.substring(start, end)}.
  *
  * <ul>
  *   <li>White space is what {@link Character#isWhitespace} says; comments are {@code /* ... *}{@code /},
