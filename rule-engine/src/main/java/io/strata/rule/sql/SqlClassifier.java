@@ -173,6 +173,12 @@ public final class SqlClassifier {
      * names); no token is made. For the rules' cheap test of whether a statement may name one of their tables.
      */
     static boolean anyName(String sql, NameTest test) {
+        int plain = Quick.scan(sql, 0, test, false);
+        return plain == Quick.NAMED || plain == Quick.NOT_PLAIN && lexedAnyName(sql, test);
+    }
+
+    /** {@link #anyName} by the lexer's cursor, for any text. */
+    static boolean lexedAnyName(String sql, NameTest test) {
         MySqlLexer lexer = new MySqlLexer(sql).runExecutableComments();
         while (lexer.next()) {
             int start = lexer.start();
@@ -645,29 +651,57 @@ public final class SqlClassifier {
             if (kind == null) {
                 return null;
             }
-            int tokens = 1;
+            int rest = scan(sql, pos, null, true);
+            if (rest < 0) {
+                return null;
+            }
+            int tokens = 1 + rest;
+            LexedLater all = new LexedLater(sql, tokens);
+            List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
+            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false,
+                    sql);
+        }
+
+        /** {@link #scan}'s answer: the text holds a form left to the lexer. */
+        static final int NOT_PLAIN = -1;
+        /** {@link #scan}'s answer: a name passed the test. */
+        static final int NAMED = -2;
+
+        /**
+         * One pass over a plain text from {@code pos}, cutting tokens as {@link MySqlLexer} does, with its rules for
+         * words, numbers and quotes; any form whose cut depends on more is no plain text.
+         *
+         * @param names   tested on each word and on what each backquoted or double-quoted token holds, or null
+         * @param pinning whether a word that may pin the session ({@link #pinningWord}) makes the text not plain
+         * @return the number of tokens, {@link #NAMED} when a name passed the test, or {@link #NOT_PLAIN}
+         */
+        static int scan(String sql, int pos, NameTest names, boolean pinning) {
+            int length = sql.length();
+            int tokens = 0;
             boolean afterDot = false; // the token before is a dot: digits now begin a name part (t.1a)
             while (pos < length) {
                 char c = sql.charAt(pos);
                 if (c >= 128) {
-                    return null; // text in other scripts is left to the lexed path
+                    return NOT_PLAIN; // text in other scripts is left to the lexed path
                 }
                 if (MySqlLexer.isWordChar(c)) {
-                    int end;
+                    int end = -1;
                     if (c <= '9' && c >= '0') {
                         if (afterDot) {
-                            return null;
+                            return NOT_PLAIN;
                         }
                         end = MySqlLexer.numberEnd(sql, pos);
-                        end = end < 0 ? asciiWordEnd(sql, pos) : end; // 123abc
-                    } else {
-                        end = asciiWordEnd(sql, pos);
-                        if (pinningWord(sql, pos, end - pos)) {
-                            return null;
-                        }
                     }
+                    boolean word = end < 0; // 123abc included
+                    end = word ? asciiWordEnd(sql, pos) : end;
                     if (end < length && (sql.charAt(end) >= 128 || sql.charAt(end) == '\'')) {
-                        return null; // a name in other scripts; X'1F', N'x', _utf8mb4'x'
+                        return NOT_PLAIN; // a name in other scripts; X'1F', N'x', _utf8mb4'x'
+                    }
+                    if (word && pinning && pinningWord(sql, pos, end - pos)) {
+                        return NOT_PLAIN;
+                    }
+                    if (word && names != null && names.test(sql, pos, end)) {
+                        return NAMED;
                     }
                     pos = end;
                 } else if (Character.isWhitespace(c)) {
@@ -675,21 +709,22 @@ public final class SqlClassifier {
                     continue;
                 } else if (c == '\'' || c == '"' || c == '`') {
                     int end = MySqlLexer.quotedEnd(sql, pos);
+                    int close = end < 0 ? length : end - 1;
+                    if (names != null && c != '\'' && names.test(sql, pos + 1, close)) {
+                        return NAMED;
+                    }
                     pos = end < 0 ? length : end;
                 } else if (c == '@' || c == ';' || c == '#' || c == '\\' || pos + 1 < length && ((c == '-' || c == '/')
                         && (sql.charAt(pos + 1) == '-' || sql.charAt(pos + 1) == '*')
                         || c == '.' && sql.charAt(pos + 1) >= '0' && sql.charAt(pos + 1) <= '9')) {
-                    return null; // a user variable, several statements, a comment, .5 or t.5, or odd text
+                    return NOT_PLAIN; // a user variable, several statements, a comment, .5 or t.5, or odd text
                 } else {
                     pos++;
                 }
                 tokens++;
                 afterDot = c == '.';
             }
-            LexedLater all = new LexedLater(sql, tokens);
-            List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
-            return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false,
-                    sql);
+            return tokens;
         }
 
         /** Where the run of ASCII word characters from {@code pos} ends. */

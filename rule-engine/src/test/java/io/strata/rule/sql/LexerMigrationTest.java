@@ -80,6 +80,29 @@ class LexerMigrationTest {
         assertTrue(quick > 100, "quick answers: " + quick); // most hold a comment or other scripts
     }
 
+    /** A plain text's names are found without the lexer's cursor, and they are the names the cursor finds. */
+    @Test
+    void thePlainScanFindsTheNamesTheLexerFinds() {
+        RandomStatements statements = new RandomStatements(5L);
+        List<String> texts = new ArrayList<>(List.of("SELECT x'41', t.1a, 1.5, 123abc, `a``b`, \"q\" FROM t",
+                "SELECT a FROM `open", "SELECT 'it''s', \"d\"\"q\" FROM t WHERE a = 2*/3"));
+        for (int i = 0; i < 4000; i++) {
+            texts.add(statements.next());
+        }
+        for (String sql : texts) {
+            List<String> plain = new ArrayList<>();
+            List<String> lexed = new ArrayList<>();
+            int scanned = SqlClassifier.Quick.scan(sql, 0, (text, start, end) -> !plain.add(text.substring(start, end)),
+                    false);
+            SqlClassifier.lexedAnyName(sql, (text, start, end) -> !lexed.add(text.substring(start, end)));
+            if (scanned != SqlClassifier.Quick.NOT_PLAIN) {
+                assertEquals(lexed, plain, sql);
+            }
+            assertEquals(SqlClassifier.lexedAnyName(sql, (text, start, end) -> text.startsWith("t", start)),
+                    SqlClassifier.anyName(sql, (text, start, end) -> text.startsWith("t", start)), sql);
+        }
+    }
+
     /** The old classifier read 'u'@'h' as a string and the user variable @'h', which pins the session. */
     @Test
     void anAtRightAfterAStringOrNameIsUserAtHostNotAUserVariable() {
@@ -161,7 +184,7 @@ class LexerMigrationTest {
         if (before) {
             LegacySqlClassifier.anyName(sql, collect::test);
         } else {
-            SqlClassifier.anyName(sql, collect);
+            SqlClassifier.lexedAnyName(sql, collect); // anyName's plain scan: thePlainScanFindsTheNamesTheLexerFinds
         }
         return names;
     }
