@@ -1,5 +1,8 @@
 package io.strata.rule.sql;
 
+import io.strata.rule.sql.lexer.MySqlLexer;
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -13,9 +16,10 @@ import java.util.Set;
  * {@code SELECT `name` FROM `t_dict` WHERE `id` = ?}, and a prepared statement's text with its {@code ?} has the
  * same digest as the statement with its values written in.
  *
- * <p>It runs for every text statement, so it reads the text once, writes into one builder and makes nothing per
- * token; a statement whose digest is past {@link #MAX_LENGTH} is not read to its end. It never throws: a text that
- * is no SQL (an unterminated string or comment, random bytes) still has a digest.
+ * <p>It runs for every text statement, so it reads the text once with {@link MySqlLexer} (looking one token ahead
+ * at most), writes into one builder and makes nothing per token; a statement whose digest is past
+ * {@link #MAX_LENGTH} is not read to its end. It never throws: a text that is no SQL (an unterminated string or
+ * comment, random bytes) still has a digest; control characters count as white space.
  *
  * <p>Where MySQL's own rules are kept: a one-value list is {@code (?)} but {@code IN (?)} is {@code IN (...)}, so
  * that an IN list's length never splits a digest; rows of the same shape in a row collapse to the first plus
@@ -147,17 +151,16 @@ public final class DigestText {
     }
 
     private final String sql;
-    private final int n;
+    private final MySqlLexer lexer;
+    /** Looks a token ahead of {@link #lexer}, which stays in place unless what it read is taken. */
+    private final MySqlLexer ahead;
     private final StringBuilder out;
-    private int i;
     private int last = START;
     private boolean lastIn;
     /** The last token is a comma right after a collapsed list: a list now may join it. */
     private boolean rowComma;
     /** A {@code ;} read and not yet written: written only if a token follows, so a trailing one is dropped. */
     private boolean pendingSemicolon;
-    /** Set by {@link #quotedEnd}: the quote ran to the end of the text. */
-    private boolean unterminated;
 
     // The bracket being read while it holds literals only: where its '(' stands in the text written, how many
     // literals it has had (the first is written, the others only counted, so a long IN list costs no room), and
@@ -175,8 +178,9 @@ public final class DigestText {
 
     private DigestText(String sql) {
         this.sql = sql;
-        this.n = sql.length();
-        this.out = new StringBuilder(Math.min(n, MAX_LENGTH) + 16);
+        this.lexer = new MySqlLexer(sql);
+        this.ahead = new MySqlLexer(sql);
+        this.out = new StringBuilder(Math.min(sql.length(), MAX_LENGTH) + 16);
     }
 
     /** The digest text of {@code sql}: empty for null or a text of comments and spaces only. */
@@ -185,7 +189,7 @@ public final class DigestText {
     }
 
     private String read() {
-        while (i < n && out.length() < READ_LIMIT) {
+        while (out.length() < READ_LIMIT && nextToken(lexer)) {
             step();
         }
         flushList();
@@ -200,129 +204,63 @@ public final class DigestText {
         return out.toString();
     }
 
-    /** Reads one token, space or comment. */
+    /**
+     * Moves the lexer to the next token the digest reads: comments are skipped by the lexer, and control characters
+     * count as white space here (a digest never shows one).
+     */
+    private boolean nextToken(MySqlLexer cursor) {
+        while (cursor.next()) {
+            if (cursor.kind() != TokenKind.SYMBOL || sql.charAt(cursor.start()) >= ' ') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the token after the lexer's is a literal ({@code ahead} then stands on it); the lexer stays. */
+    private boolean literalAhead() {
+        lexer.copyTo(ahead);
+        return nextToken(ahead) && ahead.kind().isLiteral();
+    }
+
+    /** Writes the token the lexer stands on (and those it joins). */
     private void step() {
-        char c = sql.charAt(i);
-        int end;
-        if (c <= ' ' || Character.isWhitespace(c)) {
-            i++;
-        } else if (c == '#' || c == '-' && at(i + 1) == '-' && at(i + 2) <= ' ' || c == '/' && at(i + 1) == '*') {
-            skipComment(c);
-        } else if ((end = literalHere(c)) >= 0) {
-            value(end);
-        } else if (c == '`') {
-            quotedName();
-        } else if (c == '@') {
-            variable();
-        } else if (isWordChar(c)) {
-            word(c);
-        } else {
-            symbol(c);
+        switch (lexer.kind()) {
+            case WORD -> word(lexer.start(), lexer.end());
+            case QUOTED_NAME -> quotedName();
+            case VARIABLE -> variable();
+            case SYMBOL -> symbol(sql.charAt(lexer.start()));
+            default -> literal();
         }
     }
 
-    private void skipComment(char c) {
-        if (c == '/') {
-            int close = sql.indexOf("*/", i + 2);
-            i = close < 0 ? n : close + 2;
-        } else {
-            int lineEnd = sql.indexOf('\n', i);
-            i = lineEnd < 0 ? n : lineEnd + 1;
-        }
-    }
-
-    /** Where a literal starting here ends, or -1 inside a name ({@code 1a} in {@code t.1a}, the dot in {@code t.a}). */
-    private int literalHere(char c) {
-        if (last == DOT && isWordChar(c) || c == '.' && (last == NAME || last == CLOSE)) {
-            return -1;
-        }
-        return literalEnd(i);
-    }
-
-    /**
-     * Where the literal starting at {@code from} ends, or -1 when none does: a string (with the strings written
-     * right after it, which MySQL joins into one), a number, {@code X'..'}, {@code B'..'}, {@code N'..'} or a
-     * placeholder.
-     */
-    private int literalEnd(int from) {
-        char c = at(from);
-        if (c == '\'' || c == '"') {
-            return stringsEnd(from);
-        } else if (c == '?') {
-            return from + 1;
-        } else if (isDigit(c) || c == '.' && isDigit(at(from + 1))) {
-            return numberEnd(from);
-        } else if (at(from + 1) == '\'' && "xXbBnN".indexOf(c) >= 0) {
-            return stringsEnd(from + 1);
-        }
-        return -1;
-    }
-
-    private int stringsEnd(int from) {
-        int end = quotedEnd(from);
-        int next = skipSpace(end);
-        while (!unterminated && (at(next) == '\'' || at(next) == '"')) {
-            end = quotedEnd(next);
-            next = skipSpace(end);
-        }
-        return end;
-    }
-
-    /** The end of the quoted string or name starting at {@code start}: doubled quotes and backslashes escape. */
-    private int quotedEnd(int start) {
-        char quote = sql.charAt(start);
-        int j = start + 1;
-        while (j < n) {
-            char c = sql.charAt(j);
-            if (c == '\\' && quote != '`') {
-                j += 2;
-            } else if (c == quote && at(j + 1) == quote) {
-                j += 2;
-            } else if (c == quote) {
-                unterminated = false;
-                return j + 1;
-            } else {
-                j++;
+    /** A literal, with the strings MySQL joins into one after it ({@code 'a' 'b'}, {@code N'a' 'b'}), as one value. */
+    private void literal() {
+        TokenKind kind = lexer.kind();
+        boolean quoted = kind == TokenKind.STRING || kind == TokenKind.NATIONAL_STRING
+                || (kind == TokenKind.HEX || kind == TokenKind.BIT) && sql.charAt(lexer.start() + 1) == '\'';
+        while (quoted && !lexer.unterminated()) {
+            lexer.copyTo(ahead);
+            if (!nextToken(ahead) || ahead.kind() != TokenKind.STRING) {
+                break;
             }
+            ahead.copyTo(lexer);
         }
-        unterminated = true;
-        return n;
+        value();
     }
 
-    /**
-     * The end of the number at {@code from} ({@code 12}, {@code 1.5}, {@code .5}, {@code 1e-3}, {@code 0x1F},
-     * {@code 0b01}), or -1 when the digits begin a name, as {@code 123abc} and {@code 0xZZ} do in MySQL.
-     */
-    private int numberEnd(int from) {
-        if (at(from) == '0' && (at(from + 1) == 'x' || at(from + 1) == 'b')) {
-            boolean hex = at(from + 1) == 'x';
-            int j = from + 2;
-            while (hex ? isHexDigit(at(j)) : at(j) == '0' || at(j) == '1') {
-                j++;
-            }
-            if (j > from + 2 && !isWordChar(at(j))) {
-                return j;
-            }
+    /** Whether the next token is a literal: then it is read, with the strings joined to it, as one value. */
+    private boolean literalFollows() {
+        if (!literalAhead()) {
+            return false;
         }
-        int j = digitsEnd(from);
-        boolean integer = true;
-        if (at(j) == '.') {
-            j = digitsEnd(j + 1);
-            integer = false;
-        }
-        if (at(j) == 'e' || at(j) == 'E') {
-            int k = at(j + 1) == '+' || at(j + 1) == '-' ? j + 2 : j + 1;
-            if (isDigit(at(k))) {
-                j = digitsEnd(k);
-                integer = false;
-            }
-        }
-        return integer && isWordChar(at(j)) ? -1 : j;
+        ahead.copyTo(lexer);
+        literal();
+        return true;
     }
 
-    /** A literal read up to {@code end}: a {@code ?}, or only counted when it continues a list of literals. */
-    private void value(int end) {
-        i = end;
+    /** A literal read: a {@code ?}, or only counted when it continues a list of literals. */
+    private void value() {
         if (listOpen >= 0 && listValues > 0) {
             if (listComma) {
                 listValues++;
@@ -342,57 +280,36 @@ public final class DigestText {
 
     /** A backquoted name, kept as written ({@code ``} inside included); an unterminated one is closed. */
     private void quotedName() {
-        int start = i;
-        i = quotedEnd(start);
+        int start = lexer.start();
+        int end = lexer.end();
+        boolean open = lexer.unterminated();
         flushList();
         begin(NAME);
-        out.append(sql, start, i);
-        if (unterminated) {
+        out.append(sql, start, end);
+        if (open) {
             out.append('`');
         }
     }
 
-    /**
-     * {@code @v}, {@code @'v'}, {@code @@session.v} as written (an unterminated quote closed); the {@code @} of
-     * {@code 'u'@'host'} alone.
-     */
+    /** {@code @v}, {@code @'v'}, {@code @@session.v} as written, an unterminated quote closed. */
     private void variable() {
-        int start = i;
-        int j = at(i + 1) == '@' ? i + 2 : i + 1;
-        char c = at(j);
-        int end;
-        unterminated = false;
-        if (last == VALUE) {
-            end = i + 1;
-        } else if (c == '\'' || c == '"' || c == '`') {
-            end = quotedEnd(j);
-        } else {
-            end = j;
-            while (end < n && (isWordChar(sql.charAt(end)) || sql.charAt(end) == '.')) {
-                end++;
-            }
-        }
-        i = end;
+        int start = lexer.start();
+        int end = lexer.end();
+        boolean open = lexer.unterminated();
         flushList();
-        begin(end == start + 1 ? OPERATOR : NAME);
+        begin(NAME);
         out.append(sql, start, end);
-        if (unterminated) {
-            out.append(c);
+        if (open) {
+            out.append(sql.charAt(sql.charAt(start + 1) == '@' ? start + 2 : start + 1));
         }
     }
 
-    private void word(char c) {
-        int start = i;
-        int end = start;
-        while (end < n && isWordChar(sql.charAt(end))) {
-            end++;
-        }
-        i = end;
-        if (c == '_' && last != DOT && introduces(end)) {
-            return;
+    private void word(int start, int end) {
+        if (last != DOT && lexer.isIntroducer() && literalFollows()) {
+            return; // _utf8mb4 'x': the introducer and its literal are one literal
         }
         int flags = last == DOT || qualifies(end) ? 0 : flags(start, end);
-        if ((flags & IS_KEYWORD) != 0 || (flags & IS_FUNCTION) != 0 && calls(end)) {
+        if ((flags & IS_KEYWORD) != 0 || (flags & IS_FUNCTION) != 0 && calls()) {
             keyword(start, end, flags);
         } else {
             flushList();
@@ -401,26 +318,17 @@ public final class DigestText {
         }
     }
 
-    /** Whether a word like {@code _utf8mb4} introduces the literal after it: then both are read as one literal. */
-    private boolean introduces(int wordEnd) {
-        int end = literalEnd(skipSpace(wordEnd));
-        if (end < 0) {
-            return false;
-        }
-        value(end);
-        return true;
-    }
-
     /** Whether the word ending here is the first part of a dotted name, {@code t} of {@code t.a}: never a keyword. */
     private boolean qualifies(int wordEnd) {
         char next = at(wordEnd + 1);
-        return at(wordEnd) == '.' && (isWordChar(next) || next == '`' || next == '*');
+        return at(wordEnd) == '.' && (MySqlLexer.isWordChar(next) || next == '`' || next == '*');
     }
 
-    /** Whether a function's name ending here is called: a bracket follows, or a string, as in DATE '2024-01-01'. */
-    private boolean calls(int wordEnd) {
-        char next = at(skipSpace(wordEnd));
-        return next == '(' || next == '\'';
+    /** Whether the function's name just read is called: a bracket follows, or a string, as in DATE '2024-01-01'. */
+    private boolean calls() {
+        lexer.copyTo(ahead);
+        return nextToken(ahead) && (ahead.isSymbol('(')
+                || ahead.kind() == TokenKind.STRING && sql.charAt(ahead.start()) == '\'');
     }
 
     private void keyword(int start, int end, int flags) {
@@ -433,20 +341,19 @@ public final class DigestText {
     }
 
     private void symbol(char c) {
-        if ((c == '-' || c == '+') && startsExpression()) {
-            int end = literalEnd(skipSpace(i + 1));
-            if (end >= 0) {
-                value(end);
-                return;
-            }
+        if ((c == '-' || c == '+') && startsExpression() && literalFollows()) {
+            return; // a unary sign folds into its literal
         }
         switch (c) {
             case '(' -> open();
             case ')' -> close();
             case ',' -> comma();
             case ';' -> semicolon();
-            case '.' -> operator(DOT, i + 1);
-            default -> operator(OPERATOR, operatorEnd(c));
+            case '.' -> operator(DOT);
+            default -> {
+                lexer.readOperator();
+                operator(OPERATOR);
+            }
         }
     }
 
@@ -455,22 +362,9 @@ public final class DigestText {
         return last == START || last == OPEN || last == COMMA || last == OPERATOR || last == EXPRESSION_KEYWORD;
     }
 
-    private int operatorEnd(char c) {
-        char next = at(i + 1);
-        return switch (c) {
-            case '<' -> next == '=' && at(i + 2) == '>' ? i + 3 : next == '=' || next == '>' || next == '<' ? i + 2
-                    : i + 1;
-            case '>' -> next == '=' || next == '>' ? i + 2 : i + 1;
-            case '!', ':' -> next == '=' ? i + 2 : i + 1;
-            case '|', '&' -> next == c ? i + 2 : i + 1;
-            case '-' -> next != '>' ? i + 1 : at(i + 2) == '>' ? i + 3 : i + 2;
-            default -> i + 1;
-        };
-    }
-
-    private void operator(int kind, int end) {
-        int start = i;
-        i = end;
+    private void operator(int kind) {
+        int start = lexer.start();
+        int end = lexer.end();
         flushList();
         begin(kind);
         out.append(sql, start, end);
@@ -478,7 +372,6 @@ public final class DigestText {
 
     /** A bracket that may hold a list of literals, which {@link #close} then collapses. */
     private void open() {
-        i++;
         flushList();
         boolean afterIn = lastIn;
         boolean afterRow = rowComma;
@@ -492,7 +385,6 @@ public final class DigestText {
     }
 
     private void close() {
-        i++;
         if (listOpen >= 0 && listValues > 0 && !listComma) {
             collapse();
             return;
@@ -528,7 +420,6 @@ public final class DigestText {
     }
 
     private void comma() {
-        i++;
         if (listOpen >= 0 && listValues > 0 && !listComma) {
             listComma = true;
             last = COMMA;
@@ -540,7 +431,6 @@ public final class DigestText {
     }
 
     private void semicolon() {
-        i++;
         flushList();
         pendingSemicolon = true;
         last = START;
@@ -611,37 +501,7 @@ public final class DigestText {
 
     /** The character at {@code index}, or 0 past the end: lookahead without bounds checks everywhere. */
     private char at(int index) {
-        return index < n ? sql.charAt(index) : 0;
-    }
-
-    private int skipSpace(int from) {
-        int j = from;
-        while (j < n && (sql.charAt(j) <= ' ' || Character.isWhitespace(sql.charAt(j)))) {
-            j++;
-        }
-        return j;
-    }
-
-    private int digitsEnd(int from) {
-        int j = from;
-        while (isDigit(at(j))) {
-            j++;
-        }
-        return j;
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private static boolean isHexDigit(char c) {
-        return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
-    }
-
-    /** Name characters as MySQL reads them unquoted: ASCII letters and digits, {@code _}, {@code $}, non-ASCII. */
-    private static boolean isWordChar(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '$'
-                || c >= 0x80 && !Character.isWhitespace(c);
+        return index < sql.length() ? sql.charAt(index) : 0;
     }
 
     private static char upper(char c) {

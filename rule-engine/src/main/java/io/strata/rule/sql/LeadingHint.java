@@ -1,5 +1,8 @@
 package io.strata.rule.sql;
 
+import io.strata.rule.sql.lexer.MySqlLexer;
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,15 +28,15 @@ public record LeadingHint(Map<String, String> values, int end) {
 
     /** The hint {@code sql} begins with, or one with no values. Costs a character's look for a text without. */
     public static LeadingHint of(String sql) {
-        int start = skipSpace(sql, 0);
-        if (!sql.startsWith("/*", start) || sql.startsWith("/*!", start) || sql.startsWith("/*+", start)) {
+        if (sql.isEmpty() || sql.charAt(0) != '/' && !Character.isWhitespace(sql.charAt(0))) {
             return NONE;
         }
-        int close = sql.indexOf("*/", start + 2);
-        if (close < 0) {
-            return NONE;
+        MySqlLexer lexer = new MySqlLexer(sql).reportComments();
+        if (!lexer.next() || lexer.kind() != TokenKind.COMMENT || sql.charAt(lexer.start()) != '/'
+                || lexer.unterminated()) {
+            return NONE; // no comment first, a line comment, an optimizer hint, an executable or open comment
         }
-        String body = sql.substring(start + 2, close).strip();
+        String body = sql.substring(lexer.start() + 2, lexer.end() - 2).strip();
         String lower = body.toLowerCase(Locale.ROOT);
         String items;
         if (lower.startsWith(STRATA)) {
@@ -43,7 +46,7 @@ public record LeadingHint(Map<String, String> values, int end) {
         } else {
             return NONE;
         }
-        return new LeadingHint(items(items), skipSpace(sql, close + 2));
+        return new LeadingHint(items(items), lexer.next() ? lexer.start() : sql.length());
     }
 
     /** Where the statement after a leading hint begins: 0 when {@code sql} has none. */
@@ -77,13 +80,5 @@ public record LeadingHint(Map<String, String> values, int end) {
             values.put(key, equals < 0 ? "true" : trimmed.substring(equals + 1).strip());
         }
         return values;
-    }
-
-    private static int skipSpace(String sql, int from) {
-        int i = from;
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        return i;
     }
 }

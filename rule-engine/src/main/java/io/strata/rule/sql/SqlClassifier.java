@@ -1,5 +1,8 @@
 package io.strata.rule.sql;
 
+import io.strata.rule.sql.lexer.MySqlLexer;
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,9 +13,9 @@ import java.util.RandomAccess;
 import java.util.Set;
 
 /**
- * A one-pass lexer that answers what routing and session tracking need to know about a query without parsing it:
- * its kind, whether it holds several statements, and whether it leaves state on the server connection. MySQL's
- * executable comments ({@code /*!40101 ... *}{@code /}) count as code, as the server runs them.
+ * Answers what routing and session tracking need to know about a query without parsing it, in one pass of
+ * {@link MySqlLexer}: its kind, whether it holds several statements, and whether it leaves state on the server
+ * connection. MySQL's executable comments ({@code /*!40101 ... *}{@code /}) count as code, as the server runs them.
  *
  * <p>Central algorithm of the rule engine's fast path; stateless and thread-safe.
  */
@@ -78,7 +81,7 @@ public final class SqlClassifier {
 
     /** Every token made, every rule applied: for statements {@link Quick} leaves to it, and for their tokens. */
     static SqlStatementInfo lexed(String sql) {
-        Lexer lexer = new Lexer(sql);
+        Tokens lexer = new Tokens(sql);
         List<String> first = List.of();
         List<String> firstAll = first;
         boolean tokensKept = true;
@@ -170,7 +173,28 @@ public final class SqlClassifier {
      * names); no token is made. For the rules' cheap test of whether a statement may name one of their tables.
      */
     static boolean anyName(String sql, NameTest test) {
-        return new Lexer(sql).anyName(test);
+        int plain = Quick.scan(sql, 0, test, false);
+        return plain == Quick.NAMED || plain == Quick.NOT_PLAIN && lexedAnyName(sql, test);
+    }
+
+    /** {@link #anyName} by the lexer's cursor, for any text. */
+    static boolean lexedAnyName(String sql, NameTest test) {
+        MySqlLexer lexer = new MySqlLexer(sql).runExecutableComments();
+        while (lexer.next()) {
+            int start = lexer.start();
+            int end = lexer.end();
+            int close = lexer.unterminated() ? end : end - 1;
+            boolean name = switch (lexer.kind()) {
+                case WORD -> test.test(sql, start, end);
+                case QUOTED_NAME -> test.test(sql, start + 1, close);
+                case STRING -> sql.charAt(start) == '"' && test.test(sql, start + 1, close);
+                default -> false;
+            };
+            if (name) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -179,7 +203,7 @@ public final class SqlClassifier {
      * own (CREATE PROCEDURE ..., BEGIN NOT ATOMIC ...). Empty statements (";;", a trailing ";") are left out.
      */
     public static List<String> split(String sql) {
-        Lexer lexer = new Lexer(sql);
+        Tokens lexer = new Tokens(sql);
         List<String> statements = new ArrayList<>();
         int start = 0;
         List<String> head = new ArrayList<>(3); // the first tokens of the statement being read
@@ -188,12 +212,12 @@ public final class SqlClassifier {
             String token = lexer.next();
             if (token == null || token.equals(";")) {
                 if (!head.isEmpty()) {
-                    statements.add(sql.substring(start, token == null ? sql.length() : lexer.pos - 1));
+                    statements.add(sql.substring(start, token == null ? sql.length() : lexer.start()));
                 }
                 if (token == null) {
                     return statements.size() > 1 ? statements : null;
                 }
-                start = lexer.pos;
+                start = lexer.end();
                 head.clear();
                 program = false;
                 continue;
@@ -593,9 +617,16 @@ public final class SqlClassifier {
      * The statements nearly every OLTP client sends, judged in one pass over their characters without making a token:
      * a SELECT, INSERT, UPDATE, DELETE or REPLACE, or a BEGIN or COMMIT, holding no comment, no semicolon, no user
      * variable and none of the words that pin a session. Such a statement is one statement that pins nothing, and
-     * its kind is its first word, so those answers need no tokens; its tokens are counted, and made by the lexer only
-     * when something reads one (a rule looking for tables, read/write splitting judging a SELECT, a query Strata
-     * answers itself). Anything else is left to the lexer whole, so the answers are the lexer's in every case.
+     * its kind is its first word, so those answers need no tokens; its tokens are counted, and made by the lexed path
+     * only when something reads one (a rule looking for tables, read/write splitting judging a SELECT, a query Strata
+     * answers itself). Anything else is left to the lexed path whole, so the answers are its answers in every case.
+     *
+     * <p>It counts tokens as {@link MySqlLexer} cuts them, with the lexer's own rules for words, numbers and quotes
+     * ({@link MySqlLexer#numberEnd}, {@link MySqlLexer#quotedEnd}), and leaves to the lexed path every form whose
+     * cut depends on more (comments, variables, a dot before digits, a quote right after a word). It is a loop of
+     * its own, not the lexer's cursor, because it runs for nearly every statement: a call per token to a cursor the
+     * JIT cannot keep in registers (its next() is compiled too large to inline) cost a third more
+     * (ClassifierBenchmark).
      */
     static final class Quick {
         /** At most one token per character: the lexer keeps every token of a statement this long. */
@@ -615,48 +646,90 @@ public final class SqlClassifier {
                 pos++;
             }
             int start = pos;
-            pos = endOfWord(sql, pos);
+            pos = asciiWordEnd(sql, pos);
             SqlKind kind = firstWordKind(sql, start, pos);
             if (kind == null) {
                 return null;
             }
-            int tokens = 1;
-            while (pos < length) {
-                char c = sql.charAt(pos);
-                if (c >= 128) {
-                    return null; // the lexer's rules for other scripts are left to it
-                }
-                if (Lexer.ASCII_WORD[c]) {
-                    int wordStart = pos;
-                    pos = endOfWord(sql, pos);
-                    if (pinningWord(sql, wordStart, pos - wordStart)) {
-                        return null;
-                    }
-                    tokens++;
-                } else if (Character.isWhitespace(c)) {
-                    pos++;
-                } else if (c == '\'' || c == '"' || c == '`') {
-                    pos = Lexer.endOfQuoted(sql, pos, c);
-                    tokens++;
-                } else if (c == '@' || c == ';' || c == '#' || c == '\\'
-                        || (c == '-' || c == '/') && pos + 1 < length && (sql.charAt(pos + 1) == '-'
-                        || sql.charAt(pos + 1) == '*')) {
-                    return null; // a user variable, several statements, a comment, or odd text
-                } else if (c == '*' && pos + 1 < length && sql.charAt(pos + 1) == '/') {
-                    pos += 2; // the lexer skips the end of a comment it never saw open
-                } else {
-                    pos++;
-                    tokens++;
-                }
+            int rest = scan(sql, pos, null, true);
+            if (rest < 0) {
+                return null;
             }
+            int tokens = 1 + rest;
             LexedLater all = new LexedLater(sql, tokens);
             List<String> first = tokens <= MAX_TOKENS ? all : all.subList(0, MAX_TOKENS);
             return new SqlStatementInfo(kind, first, false, false, null, List.of(), all, null, false, false, false,
                     sql);
         }
 
-        private static int endOfWord(String sql, int pos) {
-            while (pos < sql.length() && sql.charAt(pos) < 128 && Lexer.ASCII_WORD[sql.charAt(pos)]) {
+        /** {@link #scan}'s answer: the text holds a form left to the lexer. */
+        static final int NOT_PLAIN = -1;
+        /** {@link #scan}'s answer: a name passed the test. */
+        static final int NAMED = -2;
+
+        /**
+         * One pass over a plain text from {@code pos}, cutting tokens as {@link MySqlLexer} does, with its rules for
+         * words, numbers and quotes; any form whose cut depends on more is no plain text.
+         *
+         * @param names   tested on each word and on what each backquoted or double-quoted token holds, or null
+         * @param pinning whether a word that may pin the session ({@link #pinningWord}) makes the text not plain
+         * @return the number of tokens, {@link #NAMED} when a name passed the test, or {@link #NOT_PLAIN}
+         */
+        static int scan(String sql, int pos, NameTest names, boolean pinning) {
+            int length = sql.length();
+            int tokens = 0;
+            boolean afterDot = false; // the token before is a dot: digits now begin a name part (t.1a)
+            while (pos < length) {
+                char c = sql.charAt(pos);
+                if (c >= 128) {
+                    return NOT_PLAIN; // text in other scripts is left to the lexed path
+                }
+                if (MySqlLexer.isWordChar(c)) {
+                    int end = -1;
+                    if (c <= '9' && c >= '0') {
+                        if (afterDot) {
+                            return NOT_PLAIN;
+                        }
+                        end = MySqlLexer.numberEnd(sql, pos);
+                    }
+                    boolean word = end < 0; // 123abc included
+                    end = word ? asciiWordEnd(sql, pos) : end;
+                    if (end < length && (sql.charAt(end) >= 128 || sql.charAt(end) == '\'')) {
+                        return NOT_PLAIN; // a name in other scripts; X'1F', N'x', _utf8mb4'x'
+                    }
+                    if (word && pinning && pinningWord(sql, pos, end - pos)) {
+                        return NOT_PLAIN;
+                    }
+                    if (word && names != null && names.test(sql, pos, end)) {
+                        return NAMED;
+                    }
+                    pos = end;
+                } else if (Character.isWhitespace(c)) {
+                    pos++;
+                    continue;
+                } else if (c == '\'' || c == '"' || c == '`') {
+                    int end = MySqlLexer.quotedEnd(sql, pos);
+                    int close = end < 0 ? length : end - 1;
+                    if (names != null && c != '\'' && names.test(sql, pos + 1, close)) {
+                        return NAMED;
+                    }
+                    pos = end < 0 ? length : end;
+                } else if (c == '@' || c == ';' || c == '#' || c == '\\' || pos + 1 < length && ((c == '-' || c == '/')
+                        && (sql.charAt(pos + 1) == '-' || sql.charAt(pos + 1) == '*')
+                        || c == '.' && sql.charAt(pos + 1) >= '0' && sql.charAt(pos + 1) <= '9')) {
+                    return NOT_PLAIN; // a user variable, several statements, a comment, .5 or t.5, or odd text
+                } else {
+                    pos++;
+                }
+                tokens++;
+                afterDot = c == '.';
+            }
+            return tokens;
+        }
+
+        /** Where the run of ASCII word characters from {@code pos} ends. */
+        private static int asciiWordEnd(String sql, int pos) {
+            while (pos < sql.length() && sql.charAt(pos) < 128 && MySqlLexer.isWordChar(sql.charAt(pos))) {
                 pos++;
             }
             return pos;
@@ -775,169 +848,64 @@ public final class SqlClassifier {
         }
     }
 
-    /** Splits SQL text into words, quoted strings/identifiers and single punctuation characters. */
-    private static final class Lexer {
+    /**
+     * The classifier's tokens as Strings: {@link MySqlLexer}'s tokens, executable comments read as code, keywords
+     * found instead of copied ({@link Keywords}), and {@code /* strata:... *}{@code /} hints read on the way.
+     */
+    private static final class Tokens {
         private final String sql;
-        private int pos;
+        private final MySqlLexer lexer;
         /** What a {@code /* strata:... *}{@code /} comment asked for, lower case, else null. */
         String hint;
 
-        Lexer(String sql) {
+        Tokens(String sql) {
             this.sql = sql;
+            this.lexer = new MySqlLexer(sql).runExecutableComments().reportComments();
         }
 
+        /** The next token, or null at the end. */
         String next() {
-            skipSpaceAndComments();
-            if (pos >= sql.length()) {
-                return null;
-            }
-            char c = sql.charAt(pos);
-            if (c == '\'' || c == '"' || c == '`') {
-                return quoted(c);
-            }
-            if (c == '@' && pos + 1 < sql.length() && isQuote(sql.charAt(pos + 1))) {
-                pos++;
-                return "@" + quoted(sql.charAt(pos)); // @`quoted name`: a user variable too
-            }
-            if (isWordChar(c) || c == '@') {
-                int start = pos;
-                while (pos < sql.length() && (isWordChar(sql.charAt(pos)) || sql.charAt(pos) == '@'
-                        || sql.charAt(pos) == '.' && pos > start && sql.charAt(start) == '@')) {
-                    pos++;
+            while (lexer.next()) {
+                int start = lexer.start();
+                int end = lexer.end();
+                switch (lexer.kind()) {
+                    case COMMENT, OPTIMIZER_HINT -> readHint();
+                    case WORD -> {
+                        String keyword = Keywords.find(sql, start, end);
+                        return keyword != null ? keyword : sql.substring(start, end);
+                    }
+                    case SYMBOL -> {
+                        char c = sql.charAt(start);
+                        return c < ONE_CHAR.length ? ONE_CHAR[c] : String.valueOf(c);
+                    }
+                    default -> {
+                        return sql.substring(start, end);
+                    }
                 }
-                String keyword = Keywords.find(sql, start, pos);
-                return keyword != null ? keyword : sql.substring(start, pos);
             }
-            pos++;
-            return c < ONE_CHAR.length ? ONE_CHAR[c] : String.valueOf(c);
+            return null;
         }
 
-        boolean anyName(NameTest test) {
-            while (true) {
-                skipSpaceAndComments();
-                if (pos >= sql.length()) {
-                    return false;
-                }
-                char c = sql.charAt(pos);
-                int start = pos;
-                if (isQuote(c)) {
-                    pos = endOfQuoted(sql, start, c);
-                    boolean closed = pos - start >= 2 && sql.charAt(pos - 1) == c;
-                    if (c != '\'' && test.test(sql, start + 1, closed ? pos - 1 : pos)) {
-                        return true;
-                    }
-                } else if (c == '@') {
-                    pos++; // a user variable: @name, @`name`, @@scope.name
-                    if (pos < sql.length() && isQuote(sql.charAt(pos))) {
-                        pos = endOfQuoted(sql, pos, sql.charAt(pos));
-                    }
-                    while (pos < sql.length() && (isWordChar(sql.charAt(pos)) || sql.charAt(pos) == '@'
-                            || sql.charAt(pos) == '.')) {
-                        pos++;
-                    }
-                } else if (isWordChar(c)) {
-                    while (pos < sql.length() && isWordChar(sql.charAt(pos))) {
-                        pos++;
-                    }
-                    if (test.test(sql, start, pos)) {
-                        return true;
-                    }
-                } else {
-                    pos++;
-                }
-            }
+        int start() {
+            return lexer.start();
         }
 
-        private String quoted(char quote) {
-            int start = pos;
-            pos = endOfQuoted(sql, start, quote);
-            return sql.substring(start, pos);
-        }
-
-        /**
-         * Where the quoted string or name opening at {@code start} ends: after its closing quote (a doubled quote, or
-         * one escaped by a backslash outside backticks, does not close it), else at the end of the text.
-         */
-        static int endOfQuoted(String sql, int start, char quote) {
-            int pos = start + 1;
-            while (pos < sql.length()) {
-                char c = sql.charAt(pos++);
-                if (c == '\\' && quote != '`') {
-                    pos++;
-                } else if (c == quote) {
-                    if (pos < sql.length() && sql.charAt(pos) == quote) {
-                        pos++;
-                    } else {
-                        break;
-                    }
-                }
-            }
-            return Math.min(pos, sql.length());
-        }
-
-        private void skipSpaceAndComments() {
-            while (pos < sql.length()) {
-                char c = sql.charAt(pos);
-                if (c > '/' && c < 128) {
-                    return; // the usual case: no white space, and none of # - / * that may open a comment
-                }
-                if (Character.isWhitespace(c)) {
-                    pos++;
-                } else if (c == '#' || lineComment()) {
-                    int end = sql.indexOf('\n', pos);
-                    pos = end < 0 ? sql.length() : end + 1;
-                } else if (sql.startsWith("/*!", pos) || sql.startsWith("/*M!", pos)) {
-                    // Executable comment: skip the marker and version, the server runs the rest.
-                    pos += sql.charAt(pos + 2) == 'M' ? 4 : 3;
-                    while (pos < sql.length() && Character.isDigit(sql.charAt(pos))) {
-                        pos++;
-                    }
-                } else if (sql.startsWith("/*", pos)) {
-                    int end = sql.indexOf("*/", pos + 2);
-                    int stop = end < 0 ? sql.length() : end;
-                    readHint(pos + 2, stop);
-                    pos = end < 0 ? sql.length() : end + 2;
-                } else if (sql.startsWith("*/", pos)) {
-                    pos += 2; // the end of an executable comment
-                } else {
-                    return;
-                }
-            }
+        int end() {
+            return lexer.end();
         }
 
         /** {@code /* strata:primary *}{@code /} (or {@code /*+ strata:replica *}{@code /}): a routing hint. */
-        private void readHint(int from, int to) {
-            String body = sql.substring(from, to).strip();
+        private void readHint() {
+            int start = lexer.start();
+            if (sql.charAt(start) != '/') {
+                return; // a line comment
+            }
+            String body = sql.substring(start + 2, lexer.unterminated() ? lexer.end() : lexer.end() - 2).strip();
             if (body.startsWith("+")) {
                 body = body.substring(1).strip();
             }
             if (body.regionMatches(true, 0, "strata:", 0, 7)) {
                 hint = body.substring(7).strip().toLowerCase(Locale.ROOT);
-            }
-        }
-
-        /** MySQL's "-- " comment: two dashes and then any white space or control character, or the end. */
-        private boolean lineComment() {
-            if (!sql.startsWith("--", pos)) {
-                return false;
-            }
-            return pos + 2 == sql.length() || sql.charAt(pos + 2) <= ' ';
-        }
-
-        private static boolean isQuote(char c) {
-            return c == '\'' || c == '"' || c == '`';
-        }
-
-        private static boolean isWordChar(char c) {
-            return c < 128 ? ASCII_WORD[c] : Character.isLetterOrDigit(c);
-        }
-
-        /** Letters, digits, _ and $ among the ASCII characters: one load per character of a word. */
-        static final boolean[] ASCII_WORD = new boolean[128];
-
-        static {
-            for (char c = 0; c < ASCII_WORD.length; c++) {
-                ASCII_WORD[c] = Character.isLetterOrDigit(c) || c == '_' || c == '$';
             }
         }
     }

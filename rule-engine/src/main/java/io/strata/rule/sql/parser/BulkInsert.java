@@ -1,5 +1,8 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.lexer.MySqlLexer;
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -42,7 +45,7 @@ public final class BulkInsert {
      * none kept: a bulk INSERT holds millions.
      */
     public static BulkInsert cut(String sql) {
-        SqlTokens.Cursor tokens = new SqlTokens.Cursor(sql);
+        MySqlLexer tokens = new MySqlLexer(sql);
         if (!tokens.next() || !tokens.isWord("INSERT") && !tokens.isWord("REPLACE")) {
             return null;
         }
@@ -57,7 +60,7 @@ public final class BulkInsert {
                 depth++;
             } else if (tokens.isSymbol(')')) {
                 depth--;
-                closed = tokens.start;
+                closed = tokens.start();
                 continue;
             } else if (depth == 0 && (tokens.isWord("VALUES") || tokens.isWord("VALUE"))) {
                 columnsEnd = closed;
@@ -67,7 +70,7 @@ public final class BulkInsert {
             }
             closed = -1;
         }
-        int headEnd = tokens.end;
+        int headEnd = tokens.end();
         List<Row> rows = new ArrayList<>();
         if (!tokens.next() || !tokens.isSymbol('(')) {
             return null;
@@ -80,7 +83,7 @@ public final class BulkInsert {
                 return new BulkInsert(sql, headEnd, columnsEnd, rows, sql.length());
             }
             if (!tokens.isSymbol(',')) {
-                return new BulkInsert(sql, headEnd, columnsEnd, rows, tokens.start);
+                return new BulkInsert(sql, headEnd, columnsEnd, rows, tokens.start());
             }
             if (!tokens.next() || !tokens.isSymbol('(')) {
                 return null;
@@ -92,8 +95,8 @@ public final class BulkInsert {
      * Reads the row whose {@code (} the cursor is at, up to its {@code )}; false when it does not close or holds a
      * subquery.
      */
-    private static boolean row(SqlTokens.Cursor tokens, List<Row> rows) {
-        int open = tokens.start;
+    private static boolean row(MySqlLexer tokens, List<Row> rows) {
+        int open = tokens.start();
         int depth = 1;
         int[] commas = new int[4];
         int count = 0;
@@ -101,7 +104,7 @@ public final class BulkInsert {
             if (tokens.isSymbol('(')) {
                 depth++;
             } else if (tokens.isSymbol(')') && --depth == 0) {
-                rows.add(new Row(open, tokens.end, Arrays.copyOf(commas, count)));
+                rows.add(new Row(open, tokens.end(), Arrays.copyOf(commas, count)));
                 return true;
             } else if (tokens.isWord("SELECT")) {
                 return false; // a subquery: its tables are the parser's to read
@@ -109,7 +112,7 @@ public final class BulkInsert {
                 if (count == commas.length) {
                     commas = Arrays.copyOf(commas, count * 2);
                 }
-                commas[count++] = tokens.start;
+                commas[count++] = tokens.start();
             }
         }
         return false;
@@ -178,7 +181,7 @@ public final class BulkInsert {
 
     private static Object literal(SqlTokens tokens) {
         String text = tokens.sql();
-        if (tokens.size() == 1 && tokens.get(0).kind() == SqlTokens.Kind.STRING && text.charAt(0) != '`') {
+        if (tokens.size() == 1 && tokens.get(0).kind() == TokenKind.STRING) {
             return StatementValues.unescape(text.substring(1, text.length() - 1));
         }
         if (tokens.size() == 1 && tokens.isWord(0, "NULL")) {
@@ -186,20 +189,15 @@ public final class BulkInsert {
         }
         boolean negative = tokens.isSymbol(0, '-');
         int from = negative || tokens.isSymbol(0, '+') ? 1 : 0;
-        if (tokens.size() - from == 1 && digits(tokens, from)) {
+        if (tokens.size() - from == 1 && tokens.isDigits(from)) {
             BigInteger n = new BigInteger(tokens.text(from));
             return NormalizedStatement.wholeNumber(negative ? n.negate() : n);
         }
-        if (tokens.size() - from == 3 && digits(tokens, from) && tokens.isSymbol(from + 1, '.')
-                && digits(tokens, from + 2)) {
-            BigDecimal d = new BigDecimal(text.substring(tokens.get(from).start(), tokens.get(from + 2).end()));
+        if (tokens.size() - from == 1 && NormalizedStatement.isDecimal(tokens, from)) {
+            BigDecimal d = new BigDecimal(tokens.text(from));
             return negative ? d.negate() : d;
         }
         return UNREADABLE;
-    }
-
-    private static boolean digits(SqlTokens tokens, int index) {
-        return tokens.get(index).kind() == SqlTokens.Kind.WORD && NormalizedStatement.isDigits(tokens.text(index));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -114,7 +116,7 @@ public final class CurrentDatabase {
             } else if (tokens.isSymbol(i, ')') && shown.size() > 1) {
                 shown.pop();
                 clause.pop();
-            } else if (tokens.get(i).kind() == SqlTokens.Kind.WORD) {
+            } else if (tokens.get(i).kind() == TokenKind.WORD) {
                 String word = tokens.text(i).toUpperCase(Locale.ROOT);
                 if (CLAUSES.contains(word)) {
                     clause.pop();
@@ -135,7 +137,7 @@ public final class CurrentDatabase {
         int itemStart = from;
         for (int i = from; i <= tokens.size(); i++) {
             boolean end = i == tokens.size() || depth == 0 && (tokens.isSymbol(i, ')') || tokens.isSymbol(i, ';')
-                    || tokens.get(i).kind() == SqlTokens.Kind.WORD
+                    || tokens.get(i).kind() == TokenKind.WORD
                     && LIST_ENDS.contains(tokens.text(i).toUpperCase(Locale.ROOT)));
             if (end || depth == 0 && tokens.isSymbol(i, ',')) {
                 if (itemStart < i) {
@@ -221,7 +223,7 @@ public final class CurrentDatabase {
         String filter = "";
         String outer = "";
         if (tokens.isWord(next, "LIKE") && next + 1 < tokens.size()
-                && tokens.get(next + 1).kind() == SqlTokens.Kind.STRING) {
+                && tokens.get(next + 1).kind() == TokenKind.STRING) {
             String pattern = tokens.text(next + 1);
             heading += " (" + StatementValues.unescape(pattern.substring(1, pattern.length() - 1)) + ")";
             filter = " AND table_name LIKE " + pattern;

@@ -1,5 +1,7 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -101,7 +103,7 @@ final class IndexNames {
     }
 
     private static String word(SqlTokens tokens, int i) {
-        return i >= 0 && i < tokens.size() && tokens.get(i).kind() == SqlTokens.Kind.WORD
+        return i >= 0 && i < tokens.size() && tokens.get(i).kind() == TokenKind.WORD
                 ? tokens.text(i).toUpperCase(Locale.ROOT) : "";
     }
 }

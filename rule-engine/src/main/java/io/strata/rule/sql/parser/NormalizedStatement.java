@@ -1,5 +1,7 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -28,21 +30,18 @@ public record NormalizedStatement(String text, ParsedStatement parsed, List<Obje
             SqlTokens.Token token = tokens.get(i);
             Object value;
             int end = token.end();
-            if (token.kind() == SqlTokens.Kind.STRING) {
-                if (tokens.isSymbol(i - 1, '.') || i > 0 && tokens.get(i - 1).kind() == SqlTokens.Kind.WORD
+            if (token.kind() == TokenKind.STRING) {
+                if (tokens.isSymbol(i - 1, '.') || i > 0 && tokens.get(i - 1).kind() == TokenKind.WORD
                         && !keywordBeforeValue(tokens.text(i - 1))) {
-                    return null; // _utf8mb4'x', DATE'x', x'ab': a literal ? cannot stand for
+                    return null; // _utf8mb4'x', DATE'x': a literal ? cannot stand for
                 }
                 value = StatementValues.unescape(tokens.text(i).substring(1, tokens.text(i).length() - 1));
-            } else if (token.kind() == SqlTokens.Kind.WORD && isDigits(tokens.text(i)) && !tokens.isSymbol(i - 1, '.')) {
-                if (tokens.isSymbol(i + 1, '.') && i + 2 < tokens.size()
-                        && tokens.get(i + 1).end() == tokens.get(i + 2).start() && isDigits(tokens.text(i + 2))) {
-                    end = tokens.get(i + 2).end(); // 1.5: three tokens, one decimal
-                    value = new BigDecimal(sql.substring(token.start(), end));
-                    i += 2;
-                } else {
-                    value = wholeNumber(new BigInteger(tokens.text(i)));
-                }
+            } else if (quotedLiteral(tokens, i)) {
+                return null; // x'ab', b'01', N'x': a literal ? cannot stand for
+            } else if (tokens.isDigits(i)) {
+                value = wholeNumber(new BigInteger(tokens.text(i)));
+            } else if (isDecimal(tokens, i)) {
+                value = new BigDecimal(tokens.text(i));
             } else {
                 continue;
             }
@@ -60,6 +59,24 @@ public record NormalizedStatement(String text, ParsedStatement parsed, List<Obje
     /** A whole number as a literal is read: a Long when it fits, else the BigInteger. */
     static Object wholeNumber(BigInteger n) {
         return n.bitLength() < 64 ? (Object) n.longValue() : n;
+    }
+
+    /** Whether the token at {@code i} is a decimal number written {@code digits.digits} (no exponent). */
+    static boolean isDecimal(SqlTokens tokens, int i) {
+        if (i < 0 || i >= tokens.size() || tokens.get(i).kind() != TokenKind.NUMBER) {
+            return false;
+        }
+        String text = tokens.text(i);
+        int dot = text.indexOf('.');
+        return dot > 0 && dot < text.length() - 1 && isDigits(text.substring(0, dot))
+                && isDigits(text.substring(dot + 1));
+    }
+
+    /** Whether the token at {@code i} is a hex, bit or national string in quotes ({@code x'ab'}, not {@code 0xab}). */
+    private static boolean quotedLiteral(SqlTokens tokens, int i) {
+        TokenKind kind = tokens.get(i).kind();
+        return (kind == TokenKind.HEX || kind == TokenKind.BIT || kind == TokenKind.NATIONAL_STRING)
+                && tokens.text(i).charAt(1) == '\'';
     }
 
     static boolean isDigits(String word) {

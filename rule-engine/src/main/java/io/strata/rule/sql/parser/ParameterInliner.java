@@ -33,7 +33,7 @@ public final class ParameterInliner {
         int next = 0;
         boolean numbered = false;
         for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.isSymbol(i, '?')) {
+            if (tokens.isPlaceholder(i)) {
                 int start = tokens.get(i).start();
                 int end = tokens.get(i).end();
                 int index;
@@ -69,7 +69,7 @@ public final class ParameterInliner {
         int copied = 0;
         int next = 0;
         for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.isSymbol(i, '?')) {
+            if (tokens.isPlaceholder(i)) {
                 next++;
                 int end = tokens.get(i).end();
                 if (numberedMark(tokens, i)) {
@@ -91,7 +91,7 @@ public final class ParameterInliner {
         int copied = 0;
         int n = 0;
         for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.isSymbol(i, '?')) {
+            if (tokens.isPlaceholder(i)) {
                 out.append(sql, copied, tokens.get(i).end()).append(++n);
                 copied = tokens.get(i).end();
             }
@@ -101,8 +101,7 @@ public final class ParameterInliner {
 
     /** Whether the {@code ?} at token {@code i} is numbered ({@code ?n}, as {@link #numbered} writes it). */
     private static boolean numberedMark(SqlTokens tokens, int i) {
-        return i + 1 < tokens.size() && tokens.get(i + 1).start() == tokens.get(i).end()
-                && NormalizedStatement.isDigits(tokens.text(i + 1));
+        return i + 1 < tokens.size() && tokens.get(i + 1).start() == tokens.get(i).end() && tokens.isDigits(i + 1);
     }
 
     /** A value as a SQL literal the server reads as the same value of the same type. */

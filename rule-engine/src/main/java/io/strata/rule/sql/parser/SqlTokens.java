@@ -1,20 +1,21 @@
 package io.strata.rule.sql.parser;
 
+import io.strata.rule.sql.lexer.MySqlLexer;
+import io.strata.rule.sql.lexer.TokenKind;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tokens of a statement's text with their offsets, as MySQL cuts them: enough to find keywords, names and
- * brackets outside strings and comments, which is all the work around the parser needs (the nesting bound, LOAD
- * DATA, the rewrites of {@link MySqlForms}). Comments are dropped, executable ones ({@code /*!...*}{@code /})
+ * The tokens of a statement's text with their offsets, as {@link MySqlLexer} cuts them: enough to find keywords,
+ * names and brackets outside strings and comments, which is all the work around the parser needs (the nesting bound,
+ * LOAD DATA, the rewrites of {@link MySqlForms}). Comments are dropped, executable ones ({@code /*!...*}{@code /})
  * included, since JSqlParser drops them too; what it parses is what these tokens describe.
  */
 final class SqlTokens {
 
-    enum Kind { WORD, QUOTED_NAME, STRING, SYMBOL }
-
     /** One token: {@code sql.substring(start, end)}. */
-    record Token(Kind kind, int start, int end) {
+    record Token(TokenKind kind, int start, int end) {
     }
 
     private final String sql;
@@ -32,72 +33,11 @@ final class SqlTokens {
     /** The first {@code count} tokens only: the leading keywords of a text too long to read whole. */
     static SqlTokens head(String sql, int count) {
         List<Token> tokens = new ArrayList<>();
-        Cursor cursor = new Cursor(sql);
-        while (tokens.size() < count && cursor.next()) {
-            tokens.add(new Token(cursor.kind, cursor.start, cursor.end));
+        MySqlLexer lexer = new MySqlLexer(sql);
+        while (tokens.size() < count && lexer.next()) {
+            tokens.add(new Token(lexer.kind(), lexer.start(), lexer.end()));
         }
         return new SqlTokens(sql, tokens);
-    }
-
-    /**
-     * The tokens of a text one at a time, none kept: for a text too long to hold as a list (a bulk INSERT of
-     * millions of tokens). After {@link #next()} returns true, {@code kind}, {@code start} and {@code end} describe
-     * the token.
-     */
-    static final class Cursor {
-        private final String sql;
-        private int i;
-        Kind kind;
-        int start;
-        int end;
-
-        Cursor(String sql) {
-            this.sql = sql;
-        }
-
-        boolean next() {
-            int n = sql.length();
-            while (i < n) {
-                char c = sql.charAt(i);
-                if (Character.isWhitespace(c)) {
-                    i++;
-                } else if (c == '#' || c == '-' && sql.startsWith("--", i)
-                        && (i + 2 == n || sql.charAt(i + 2) <= ' ')) {
-                    i = lineEnd(sql, i);
-                } else if (c == '/' && sql.startsWith("/*", i)) {
-                    int close = sql.indexOf("*/", i + 2);
-                    i = close < 0 ? n : close + 2;
-                } else if (c == '\'' || c == '"' || c == '`') {
-                    return token(c == '`' ? Kind.QUOTED_NAME : Kind.STRING, i, quotedEnd(sql, i));
-                } else if (isWordChar(c)) {
-                    int from = i;
-                    while (i < n && isWordChar(sql.charAt(i))) {
-                        i++;
-                    }
-                    return token(Kind.WORD, from, i);
-                } else {
-                    return token(Kind.SYMBOL, i, i + 1);
-                }
-            }
-            return false;
-        }
-
-        private boolean token(Kind kind, int start, int end) {
-            this.kind = kind;
-            this.start = start;
-            this.end = end;
-            i = end;
-            return true;
-        }
-
-        boolean isSymbol(char symbol) {
-            return kind == Kind.SYMBOL && sql.charAt(start) == symbol;
-        }
-
-        boolean isWord(String word) {
-            return kind == Kind.WORD && end - start == word.length() && sql.regionMatches(true, start, word, 0,
-                    word.length());
-        }
     }
 
     String sql() {
@@ -123,13 +63,24 @@ final class SqlTokens {
             return false;
         }
         Token token = tokens.get(index);
-        return token.kind() == Kind.WORD && token.end() - token.start() == word.length()
+        return token.kind() == TokenKind.WORD && token.end() - token.start() == word.length()
                 && sql.regionMatches(true, token.start(), word, 0, word.length());
     }
 
     boolean isSymbol(int index, char symbol) {
-        return index >= 0 && index < tokens.size() && tokens.get(index).kind() == Kind.SYMBOL
+        return index >= 0 && index < tokens.size() && tokens.get(index).kind() == TokenKind.SYMBOL
                 && sql.charAt(tokens.get(index).start()) == symbol;
+    }
+
+    /** Whether the token at {@code index} is a prepared statement's {@code ?}; false past the end. */
+    boolean isPlaceholder(int index) {
+        return index >= 0 && index < tokens.size() && tokens.get(index).kind() == TokenKind.PLACEHOLDER;
+    }
+
+    /** Whether the token at {@code index} is a number written as digits alone; false past the end. */
+    boolean isDigits(int index) {
+        return index >= 0 && index < tokens.size() && tokens.get(index).kind() == TokenKind.NUMBER
+                && NormalizedStatement.isDigits(text(index));
     }
 
     /** Whether the token at {@code index} can be (part of) a table name: a word or a backquoted name. */
@@ -137,8 +88,8 @@ final class SqlTokens {
         if (index < 0 || index >= tokens.size()) {
             return false;
         }
-        Kind kind = tokens.get(index).kind();
-        return kind == Kind.WORD || kind == Kind.QUOTED_NAME;
+        TokenKind kind = tokens.get(index).kind();
+        return kind == TokenKind.WORD || kind == TokenKind.QUOTED_NAME;
     }
 
     /** The deepest nesting of round brackets. */
@@ -155,7 +106,7 @@ final class SqlTokens {
         return max;
     }
 
-    /** The most parts of one dotted name ({@code db.t.c} has 3; a number like {@code 1.5} counts 2). */
+    /** The most parts of one dotted name ({@code db.t.c} has 3; a number like {@code 1.5} counts none). */
     int maxNameParts() {
         int max = 0;
         int parts = 0;
@@ -182,33 +133,5 @@ final class SqlTokens {
         }
         String q = String.valueOf(quote);
         return name.substring(1, name.length() - 1).replace(q + q, q);
-    }
-
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c >= 0x80;
-    }
-
-    private static int lineEnd(String sql, int from) {
-        int end = sql.indexOf('\n', from);
-        return end < 0 ? sql.length() : end + 1;
-    }
-
-    /** The end of the quoted string or name starting at {@code start}: doubled quotes and backslashes escape. */
-    private static int quotedEnd(String sql, int start) {
-        char quote = sql.charAt(start);
-        int i = start + 1;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quote != '`') {
-                i += 2;
-            } else if (c == quote && i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                i += 2;
-            } else if (c == quote) {
-                return i + 1;
-            } else {
-                i++;
-            }
-        }
-        return sql.length();
     }
 }
