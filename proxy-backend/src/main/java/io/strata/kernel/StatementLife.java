@@ -156,8 +156,10 @@ public final class StatementLife {
      * The command was answered (or failed): its data sources stop counting it, a write counts from now for
      * read-your-writes, its statement is counted under its digest and, when slower than the slow log's threshold,
      * written there; the session falls asleep in the process list.
+     *
+     * @return when it ended ({@link System#nanoTime()})
      */
-    public void ends() {
+    public long ends() {
         long now = System.nanoTime();
         running = false;
         if (timeout != null) {
@@ -171,6 +173,7 @@ public final class StatementLife {
             record(statement, now - startNanos, now);
         }
         session.commandEnds(now);
+        return now;
     }
 
     /** The session ends: a timer still set goes. */

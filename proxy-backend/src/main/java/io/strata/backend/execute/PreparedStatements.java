@@ -2,18 +2,17 @@ package io.strata.backend.execute;
 
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
+import io.strata.protocol.command.ComStmtExecute;
 
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * A session's prepared statements: ids handed out (never reused within the session), the statements by id, the last
- * one prepared (MariaDB's id 0xFFFFFFFF names it), and which have a cursor open on a backend connection.
+ * one prepared (MariaDB's id {@link ComStmtExecute#LAST_PREPARED} names it), and which have a cursor open on a
+ * backend connection.
  */
 public final class PreparedStatements {
-
-    /** MariaDB's statement id for "the last one prepared" (COM_STMT_EXECUTE right after a pipelined prepare). */
-    public static final long LAST_PREPARED = 0xFFFFFFFFL;
 
     /** By id; looked up on every execute, so keys stay unboxed (a boxed map cost a cache miss more per command). */
     private final IntObjectMap<PreparedStatement> statements = new IntObjectHashMap<>();
@@ -31,14 +30,14 @@ public final class PreparedStatements {
         lastPrepared = statement.id();
     }
 
-    /** A prepare failed: there is no last statement to execute by {@link #LAST_PREPARED}. */
+    /** A prepare failed: there is no last statement to execute by {@link ComStmtExecute#LAST_PREPARED}. */
     public void prepareFailed() {
         lastPrepared = -1;
     }
 
     /** The statement with this id, or null when unknown. */
     public PreparedStatement get(long id) {
-        return statements.get(id == LAST_PREPARED ? lastPrepared : (int) id);
+        return statements.get(id == ComStmtExecute.LAST_PREPARED ? lastPrepared : (int) id);
     }
 
     public void close(PreparedStatement statement) {

@@ -1,6 +1,7 @@
 package io.strata.backend.execute;
 
 import io.strata.protocol.ServerStatus;
+import io.strata.protocol.command.ComStmtExecute;
 import io.strata.rule.sql.SqlClassifier;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -134,13 +135,13 @@ class SessionStatePartsTest {
             statements.prepared(first);
             statements.prepared(second);
 
-            assertSame(second, statements.get(PreparedStatements.LAST_PREPARED));
+            assertSame(second, statements.get(ComStmtExecute.LAST_PREPARED));
             statements.close(second);
             assertNull(statements.get(2));
             assertEquals(3, statements.nextId());
 
             statements.prepareFailed();
-            assertNull(statements.get(PreparedStatements.LAST_PREPARED), "a failed prepare leaves none to run");
+            assertNull(statements.get(ComStmtExecute.LAST_PREPARED), "a failed prepare leaves none to run");
         }
 
         @Test

@@ -234,8 +234,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** The current command has been answered completely; the next may run. */
     private void done() {
         localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
-        life.ends();
-        idleSinceNanos = System.nanoTime();
+        idleSinceNanos = life.ends();
         busy = false;
         if (stopping && stopAtBoundary()) {
             return;
