@@ -171,19 +171,6 @@ class Options:
         self.server_b = a.get("server_b", "")
         self.java_opts_b = a.get("java_opts_b", "")
         self.java_opts = os.environ.get("STRATA_JAVA_OPTS", "")
-        if self.time < 1:
-            die("--time must be at least 1")
-        if self.rounds < 1:
-            die("--rounds must be at least 1")
-        if self.tables < 1 or self.table_size < 1:
-            die("--tables and --table-size must be at least 1")
-        if not 1024 <= self.base_port <= 65531:
-            die("--base-port must be in 1024..65531")
-        if any(t < 1 for t in self.threads):
-            die("thread counts must be at least 1")
-        for t in self.targets:
-            if t not in KNOWN_TARGETS:
-                die(f"unknown target '{t}' (known: {' '.join(KNOWN_TARGETS)})")
         # A second build is a target of its own, in every cell: --strata-dist-b adds it to the targets, given or
         # default, and it needs that option; the options of B alone mean B is the same build.
         if self.rules_b:
@@ -197,11 +184,7 @@ class Options:
                 self.targets.append("strata_b")
         elif "strata_b" in self.targets:
             die("target strata_b needs --strata-dist-b PATH (the second Strata build)")
-        for m in self.ps_modes:
-            if m not in ALL_PS_MODES:
-                die(f"unknown ps-mode '{m}' (known: {' '.join(ALL_PS_MODES)})")
-        if not (self.targets and self.workloads and self.ps_modes and self.threads):
-            die("--targets, --workloads, --threads and --ps-modes may not be empty")
+        matrix.check_options(self, KNOWN_TARGETS, ALL_PS_MODES, 65531)
         # The buffer pool grows with the data set: sysbench rows take about 250 bytes with their index entries; keep
         # 4x that, at least the profile's size, so every read is served from memory.
         need_mb = self.tables * self.table_size * 1000 // 1048576 + 1

@@ -22,6 +22,29 @@ def check_workloads(workloads):
             die(f"unknown sysbench workload '{w}' (see /usr/share/sysbench/*.lua)")
 
 
+def check_options(o, known_targets, known_ps_modes, max_base_port):
+    """The checks of the options every matrix scenario takes: cells, rounds, data set, ports, threads, targets and
+    ps modes (o: the scenario's options, with its targets final)."""
+    if o.time < 1:
+        die("--time must be at least 1")
+    if o.rounds < 1:
+        die("--rounds must be at least 1")
+    if o.tables < 1 or o.table_size < 1:
+        die("--tables and --table-size must be at least 1")
+    if not 1024 <= o.base_port <= max_base_port:
+        die(f"--base-port must be in 1024..{max_base_port}")
+    if any(t < 1 for t in o.threads):
+        die("thread counts must be at least 1")
+    for t in o.targets:
+        if t not in known_targets:
+            die(f"unknown target '{t}' (known: {' '.join(known_targets)})")
+    for m in o.ps_modes:
+        if m not in known_ps_modes:
+            die(f"unknown ps-mode '{m}' (known: {' '.join(known_ps_modes)})")
+    if not (o.targets and o.workloads and o.ps_modes and o.threads):
+        die("--targets, --workloads, --threads and --ps-modes may not be empty")
+
+
 def prepare(sb, session, db_port, tables):
     """sysbench's own prepare, straight to the server."""
     log = session.path("prepare.log")

@@ -136,24 +136,7 @@ class Options:
                 self.targets.append("strata_b")
         if "strata_b" in self.targets and not self.dist_b:
             die("target strata_b needs --strata-dist-b")
-        if self.time < 1:
-            die("--time must be at least 1")
-        if self.rounds < 1:
-            die("--rounds must be at least 1")
-        if self.tables < 1 or self.table_size < 1:
-            die("--tables and --table-size must be at least 1")
-        if not 1024 <= self.base_port <= 65532:
-            die("--base-port must be in 1024..65532")
-        if any(t < 1 for t in self.threads):
-            die("thread counts must be at least 1")
-        for t in self.targets:
-            if t not in ALL_TARGETS:
-                die(f"unknown target '{t}' (known: {' '.join(ALL_TARGETS)})")
-        for m in self.ps_modes:
-            if m not in ALL_PS_MODES:
-                die(f"unknown ps-mode '{m}' (known: {' '.join(ALL_PS_MODES)})")
-        if not (self.targets and self.workloads and self.ps_modes and self.threads):
-            die("--targets, --workloads, --threads and --ps-modes may not be empty")
+        matrix.check_options(self, ALL_TARGETS, ALL_PS_MODES, 65532)
         if not re.fullmatch(r"[0-9A-Za-z.-]+", self.ss_version):
             die(f"--shardingsphere-version: not a version: '{self.ss_version}'")
         # Every read from memory: about 250 bytes a row with its index entries, three copies of the data set (sbtest,
