@@ -13,8 +13,12 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Executor {
 
-    /** What the executor is given: the statement, what the classifier read in it, its database and its route. */
-    record Routed(Statement statement, SqlStatementInfo info, String database, RouteResult route) {
+    /**
+     * What the executor is given: the statement, what the classifier read in it, its database, its route, and the
+     * runtime the statement runs against (its pools), the one its command started with.
+     */
+    record Routed(Statement statement, SqlStatementInfo info, String database, RouteResult route,
+                  StrataRuntime runtime) {
     }
 
     /**

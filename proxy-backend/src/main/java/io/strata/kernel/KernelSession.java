@@ -1,6 +1,5 @@
 package io.strata.kernel;
 
-import io.netty.channel.EventLoop;
 import io.strata.backend.execute.SessionState;
 import io.strata.backend.relay.ResponseSummary;
 import io.strata.backend.result.ColumnMetadata;
@@ -25,24 +24,26 @@ import java.util.function.Supplier;
  * A session as a host without MySQL packets sees it: {@link #execute} takes a statement, runs it through the kernel's
  * stages ({@link StatementLife}: the runtime, the rule chain, counts, a query rule's time limit and mirrors) and the
  * host's {@link Executor}, and answers with an {@link Outcome}. Digests, the slow log and the process list see it as
- * they see a proxy session's statement. One statement at a time; the session's state is confined to its loop, on
- * which every stage runs whatever thread calls.
+ * they see a proxy session's statement. One statement at a time; the session's state is confined to its
+ * {@link SessionThread}, on which every stage runs whatever thread calls. The executor is called in a stage and must
+ * not block there: it answers with a stage it completes later (an embedded host runs the backend work on the
+ * caller's thread once {@link #execute} has returned).
  */
 public final class KernelSession implements AutoCloseable {
 
     private final Kernel kernel;
     private final Session session;
     private final SessionState state;
-    private final EventLoop loop;
+    private final SessionThread thread;
     private final StatementLife life;
     private final Executor executor;
 
-    public KernelSession(Kernel kernel, Session session, EventLoop loop, Executor executor) {
+    public KernelSession(Kernel kernel, Session session, SessionThread thread, Executor executor) {
         this.kernel = kernel;
         this.session = session;
         this.state = session.state();
-        this.loop = loop;
-        this.life = new StatementLife(kernel, session, loop);
+        this.thread = thread;
+        this.life = new StatementLife(kernel, session, thread);
         this.executor = executor;
     }
 
@@ -91,7 +92,8 @@ public final class KernelSession implements AutoCloseable {
         }
         CompletableFuture<Outcome> ran;
         try {
-            ran = executor.execute(new Executor.Routed(statement, info, database, route)).toCompletableFuture();
+            ran = executor.execute(new Executor.Routed(statement, info, database, route, life.runtime()))
+                    .toCompletableFuture();
         } catch (RuntimeException failed) {
             ran = CompletableFuture.failedFuture(failed);
         }
@@ -127,11 +129,7 @@ public final class KernelSession implements AutoCloseable {
     }
 
     private void onLoop(Runnable step) {
-        if (loop.inEventLoop()) {
-            step.run();
-        } else {
-            loop.execute(step);
-        }
+        thread.execute(step);
     }
 
     private static Throwable unwrap(Throwable error) {
@@ -139,7 +137,7 @@ public final class KernelSession implements AutoCloseable {
     }
 
     /**
-     * The executor's rows as the host pulls them, counted; closing them ends the statement, on the session's loop,
+     * The executor's rows as the host pulls them, counted; closing them ends the statement, as a stage of the session,
      * before close returns. Pulled by one thread, the host's.
      */
     private final class CountedRows implements QueryResult {
@@ -194,11 +192,7 @@ public final class KernelSession implements AutoCloseable {
                     state.counted(-1, sent); // ROW_COUNT() is -1 after a result set, FOUND_ROWS() its rows
                     life.ends();
                 };
-                if (loop.inEventLoop()) {
-                    end.run();
-                } else {
-                    loop.submit(end).syncUninterruptibly(); // once closed, the statement is counted: no race
-                }
+                thread.executeAndWait(end); // once closed, the statement is counted: no race
             }
         }
     }

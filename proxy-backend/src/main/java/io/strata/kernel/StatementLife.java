@@ -1,6 +1,5 @@
 package io.strata.kernel;
 
-import io.netty.channel.EventLoop;
 import io.strata.backend.execute.PreparedStatement;
 import io.strata.backend.execute.SessionState;
 import io.strata.kernel.digest.DigestKey;
@@ -35,7 +34,7 @@ import java.util.function.Supplier;
  *     <li>{@link #ends}: the statement is counted under its digest, written to the slow log when slower than its
  *     threshold, and the session sleeps in the process list.</li>
  * </ol>
- * One per session, used on the thread that runs its statements (the client's event loop), like the session itself.
+ * One per session, used on the thread that runs its stages ({@link SessionThread}), like the session itself.
  */
 public final class StatementLife {
 
@@ -46,8 +45,8 @@ public final class StatementLife {
     private final Kernel kernel;
     private final Session session;
     private final SessionState state;
-    /** The session's loop: a time limit's timer runs there, mirrors take connections of it first. */
-    private final EventLoop loop;
+    /** Where the session's stages run: a time limit's timer runs there, mirrors take connections of it first. */
+    private final SessionThread thread;
     private StrataRuntime runtime;
     /** Counts commands, so that a timer set for one never acts on a later one. */
     private long number;
@@ -66,11 +65,11 @@ public final class StatementLife {
     /** A query rule's time limit on the running statement, or null. */
     private ScheduledFuture<?> timeout;
 
-    public StatementLife(Kernel kernel, Session session, EventLoop loop) {
+    public StatementLife(Kernel kernel, Session session, SessionThread thread) {
         this.kernel = kernel;
         this.session = session;
         this.state = session.state();
-        this.loop = loop;
+        this.thread = thread;
         this.runtime = kernel.runtime();
     }
 
@@ -247,7 +246,7 @@ public final class StatementLife {
                        Supplier<List<Object>> parameters) {
         if (steering.timeoutMillis() > 0) {
             long command = number;
-            timeout = loop.schedule(() -> timedOut(command), steering.timeoutMillis(), TimeUnit.MILLISECONDS);
+            timeout = thread.schedule(() -> timedOut(command), steering.timeoutMillis(), TimeUnit.MILLISECONDS);
         }
         if (!steering.mirrors().isEmpty() && statement != null) {
             String sql = steering.rewritten() != null ? steering.rewritten() : statement.sql();
@@ -255,7 +254,7 @@ public final class StatementLife {
                 sql = ParameterInliner.inline(sql, parameters.get()); // an execute's copy runs as text
             }
             for (String mirror : steering.mirrors()) {
-                runtime.mirrors().run(database, mirror, sql, state.flavor(), loop);
+                runtime.mirrors().run(database, mirror, sql, state.flavor(), thread.eventLoop());
             }
         }
     }

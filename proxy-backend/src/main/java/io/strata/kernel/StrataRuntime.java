@@ -18,10 +18,11 @@ import java.util.Map;
 
 /**
  * What a session's statements run against, as one immutable snapshot: the configuration (users, logical databases,
- * data sources, limits), each logical database's rule chain, the backend pools (native ones; the HikariCP ones when
- * the JDBC executor is on, else null), the status of every data source, and the mirrors of query rules. A command
- * reads the kernel's snapshot once when it starts and keeps it to its end, so a swap (a reload) reaches the next
- * statement, never one in flight.
+ * data sources, limits), each logical database's rule chain, the backend pools (the native ones, null in the
+ * embedded driver; the HikariCP ones when the JDBC executor is on or the host is the embedded driver, else null),
+ * the status of every data source, and the mirrors of query rules (null without native pools). A command reads the
+ * kernel's snapshot once when it starts and keeps it to its end, so a swap (a reload) reaches the next statement,
+ * never one in flight.
  */
 public record StrataRuntime(StrataConfig config, Map<String, RuleChain> ruleChains, Backends backends,
                             JdbcDataSources jdbc, HealthRegistry health, Mirrors mirrors) {
@@ -43,7 +44,7 @@ public record StrataRuntime(StrataConfig config, Map<String, RuleChain> ruleChai
 
     /** Whether the backends are MariaDB servers (their errors, their capabilities), as the last greeting said. */
     public boolean backendIsMariaDb() {
-        String backend = backends.connector().lastServerVersion();
+        String backend = backends != null ? backends.connector().lastServerVersion() : jdbc.serverVersion();
         return backend != null && backend.contains("MariaDB");
     }
 

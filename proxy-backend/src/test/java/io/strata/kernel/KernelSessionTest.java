@@ -46,7 +46,7 @@ class KernelSessionTest {
     @BeforeEach
     void open(@TempDir Path conf) throws IOException {
         kernel = new Kernel(fixture.runtime(conf, KernelFixture.SHOP), new DigestTable(100), null);
-        session = new KernelSession(kernel, KernelFixture.session(kernel), loop, executor);
+        session = new KernelSession(kernel, KernelFixture.session(kernel), SessionThread.of(loop), executor);
     }
 
     @AfterEach

@@ -49,7 +49,7 @@ class StatementLifeTest {
     void aStatementIsRoutedCountedOnItsDataSourceAndRecordedUnderItsDigest(@TempDir Path conf) throws Exception {
         Kernel kernel = new Kernel(runtime(conf, SHOP), new DigestTable(100), null);
         Session session = session(kernel);
-        StatementLife life = new StatementLife(kernel, session, loop);
+        StatementLife life = new StatementLife(kernel, session, SessionThread.of(loop));
 
         SqlStatementInfo select = SqlClassifier.classify("SELECT name FROM report WHERE id = 7");
         onLoop(() -> {
@@ -82,7 +82,7 @@ class StatementLifeTest {
         StrataRuntime second = runtime(conf.resolve("second"), SHOP.replace("dataSource: ds_1", "dataSource: ds_0"));
         Kernel kernel = new Kernel(first, null, null);
         Session session = session(kernel);
-        StatementLife life = new StatementLife(kernel, session, loop);
+        StatementLife life = new StatementLife(kernel, session, SessionThread.of(loop));
         SqlStatementInfo select = SqlClassifier.classify("SELECT * FROM report");
 
         onLoop(() -> {
@@ -104,7 +104,7 @@ class StatementLifeTest {
             throws Exception {
         Kernel kernel = new Kernel(runtime(conf, SHOP), null, null);
         Session session = session(kernel);
-        StatementLife life = new StatementLife(kernel, session, loop);
+        StatementLife life = new StatementLife(kernel, session, SessionThread.of(loop));
         SqlStatementInfo slow = SqlClassifier.classify("SELECT SLEEP(10) FROM report");
         CountDownLatch cancelled = new CountDownLatch(1);
 
@@ -126,7 +126,7 @@ class StatementLifeTest {
     void aStatementAnsweredInTimeIsNotCancelledLater(@TempDir Path conf) throws Exception {
         Kernel kernel = new Kernel(runtime(conf, SHOP), null, null);
         Session session = session(kernel);
-        StatementLife life = new StatementLife(kernel, session, loop);
+        StatementLife life = new StatementLife(kernel, session, SessionThread.of(loop));
         SqlStatementInfo quick = SqlClassifier.classify("SELECT 1 FROM report");
         AtomicBoolean cancelled = new AtomicBoolean();
 

@@ -7,18 +7,14 @@ import io.strata.backend.execute.Mirrors;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.backend.jdbc.JdbcDataSources;
-import io.strata.backend.jdbc.TableCheck;
-import io.strata.config.DataSourceConfig;
 import io.strata.backend.connection.Transports;
 import io.strata.bootstrap.metrics.MetricsEndpoint;
 import io.strata.config.ConfigException;
 import io.strata.config.ConfigLoader;
-import io.strata.config.DatabaseConfig;
 import io.strata.config.DigestsConfig;
 import io.strata.config.MetricsConfig;
 import io.strata.config.SlowLogConfig;
 import io.strata.config.StrataConfig;
-import io.strata.config.UserConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.kernel.digest.DigestTable;
@@ -29,28 +25,17 @@ import io.strata.frontend.netty.Tls;
 import io.strata.kernel.Session;
 import io.strata.kernel.Kernel;
 import io.strata.kernel.SessionRegistry;
+import io.strata.kernel.Startup;
 import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.Capabilities;
-import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleChain;
-import io.strata.rule.broadcast.BroadcastRule;
-import io.strata.rule.sharding.ShardingRule;
-import io.strata.rule.single.SingleRule;
-import io.strata.rule.single.SingleRuleFactory;
-import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
-import java.sql.SQLException;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -201,14 +186,9 @@ public final class Strata implements AutoCloseable {
             if (port != null) {
                 resolved = new StrataConfig(resolved.server().withPort(port), resolved.databases());
             }
-            warnOfMistypedHashes(resolved);
-            Map<String, RuleChain> chains = new LinkedHashMap<>();
+            Startup.warnOfMistypedHashes(resolved);
             HealthRegistry health = new HealthRegistry();
-            for (DatabaseConfig database : resolved.databases().values()) {
-                chains.put(database.databaseName(), RuleChain.of(database,
-                        "config-" + database.databaseName() + ".yaml", health, BuiltInRules.factories()));
-                database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
-            }
+            Map<String, RuleChain> chains = Startup.ruleChains(resolved, health);
             int threads = resolved.server().eventLoops();
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
             ClientLoops clientLoops = new ClientLoops(Runtime.getRuntime().availableProcessors(), boss);
@@ -223,7 +203,7 @@ public final class Strata implements AutoCloseable {
                 jdbc = resolved.server().jdbcExecutor()
                         ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
                 probeBackendVersion(backends);
-                findSingleTables(resolved, chains);
+                Startup.findSingleTables(resolved, chains);
                 SlowLogConfig slow = resolved.server().slowLog();
                 slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
                 DigestsConfig digests = resolved.server().digests();
@@ -248,9 +228,7 @@ public final class Strata implements AutoCloseable {
                         jdbcPools.abortReads(database, dataSource, patience);
                     }
                 });
-                StrataConfig started = resolved;
-                Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(started,
-                        chains));
+                Startup.warnOfMissingBroadcastTablesLater(resolved, chains);
                 return new Strata(boss, workers, backends, jdbc, server, monitor, metrics, slowLog,
                         context.sessions(), resolved.server().limits().shutdownTimeoutMillis());
             } catch (Exception e) {
@@ -278,96 +256,6 @@ public final class Strata implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
             }
-        }
-
-        /**
-         * SINGLE rules' tables, found on their data sources before any client is served: each table a pattern names
-         * and no other rule claims (a sharded table's logical and actual names, a broadcast table) lives where it is
-         * found. One found on several data sources stops the start, naming it and them; a data source that cannot be
-         * asked is reported, its tables then unknown (statements naming them go where the other rules send them).
-         */
-        private static void findSingleTables(StrataConfig config, Map<String, RuleChain> chains) {
-            chains.forEach((database, chain) -> {
-                DatabaseConfig databaseConfig = config.databases().get(database);
-                Set<String> claimed = new HashSet<>();
-                for (RoutingRule rule : chain.routingRules()) {
-                    if (rule instanceof BroadcastRule broadcast) {
-                        broadcast.tables().forEach(t -> claimed.add(t.toLowerCase(Locale.ROOT)));
-                    } else if (rule instanceof ShardingRule sharding) {
-                        sharding.tables().tables().forEach(t -> {
-                            claimed.add(t.logicalName().toLowerCase(Locale.ROOT));
-                            t.nodes().forEach(node -> claimed.add(node.table().toLowerCase(Locale.ROOT)));
-                        });
-                    }
-                }
-                for (int i = 0; i < chain.routingRules().size(); i++) {
-                    if (chain.routingRules().get(i) instanceof SingleRule single) {
-                        find(database, databaseConfig, single, claimed);
-                    }
-                }
-            });
-        }
-
-        private static void find(String database, DatabaseConfig config, SingleRule single, Set<String> claimed) {
-            for (String name : single.dataSourcesToScan(config.dataSources().keySet())) {
-                DataSourceConfig dataSource = config.dataSources().get(name);
-                try {
-                    single.found(name, TableCheck.tables(dataSource, (int) VERSION_PROBE_SECONDS), claimed);
-                } catch (SQLException e) {
-                    LOG.warn("config-{}.yaml: cannot read the single tables of {}: {}", database,
-                            dataSource.describe(), e.getMessage());
-                }
-            }
-            Map<String, Set<String>> conflicts = single.conflicts();
-            if (!conflicts.isEmpty()) {
-                int index = 0;
-                while (!config.rules().get(index).type().equals(SingleRuleFactory.TYPE)) {
-                    index++;
-                }
-                var first = conflicts.entrySet().iterator().next();
-                throw new ConfigException("config-" + database + ".yaml", "rules[" + index + "].tables",
-                        "each single table on one data source (or claimed by another rule: sharded or broadcast); "
-                                + "table " + first.getKey() + " is on " + first.getValue(),
-                        conflicts.keySet().toString());
-            }
-            LOG.info("config-{}.yaml: {} single tables found ({})", database, single.placed().size(),
-                    single.placed().size() <= 20 ? single.placed() : "SHOW STRATA ROUTE tells where one is");
-        }
-
-        /**
-         * A broadcast table must be on every data source: one missing somewhere is reported (not an error: the
-         * application may be about to create it, through Strata, on all of them).
-         */
-        private static void warnOfMissingBroadcastTables(StrataConfig config, Map<String, RuleChain> chains) {
-            chains.forEach((database, chain) -> {
-                for (RoutingRule rule : chain.routingRules()) {
-                    if (rule instanceof BroadcastRule broadcast) {
-                        for (DataSourceConfig dataSource : config.databases().get(database).dataSources().values()) {
-                            warnOfMissing(database, dataSource, broadcast.tables());
-                        }
-                    }
-                }
-            });
-        }
-
-        private static void warnOfMissing(String database, DataSourceConfig dataSource, List<String> tables) {
-            try {
-                for (String table : TableCheck.missing(dataSource, tables, (int) VERSION_PROBE_SECONDS)) {
-                    LOG.warn("config-{}.yaml: broadcast table '{}' is not on data source '{}' ({}): changes to it "
-                            + "will fail there until it is created", database, table, dataSource.name(),
-                            dataSource.url());
-                }
-            } catch (SQLException e) {
-                LOG.warn("config-{}.yaml: cannot check data source '{}' for its broadcast tables: {}", database,
-                        dataSource.name(), e.getMessage());
-            }
-        }
-
-        /** A password taken in clear that looks like a mistyped hash: its user's logins would fail with no hint why. */
-        private static void warnOfMistypedHashes(StrataConfig config) {
-            config.server().users().stream().filter(UserConfig::passwordLooksLikeMistypedHash).forEach(user ->
-                    LOG.warn("the password of user '{}' starts with '*' but is not '*' and 40 hex digits (a "
-                            + "mysql_native_password hash); it is taken as a clear-text password", user.name()));
         }
 
         /**

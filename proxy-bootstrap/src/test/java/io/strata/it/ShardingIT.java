@@ -39,7 +39,7 @@ class ShardingIT {
     private static final String SCHEMA_A = "sh_a";
     private static final String SCHEMA_B = "sh_b";
     private static final String PLAIN = "sh_plain";
-    private static final String RULES = """
+    static final String RULES = """
             - type: SHARDING
               tables:
                 t_order:
@@ -83,7 +83,7 @@ class ShardingIT {
             - type: BROADCAST
               tables: [t_dict]
             """;
-    private static final String[] CREATE = {
+    static final String[] CREATE = {
             "CREATE TABLE %s (order_id BIGINT PRIMARY KEY, user_id INT NOT NULL, status VARCHAR(10), "
                     + "amount DECIMAL(10,2), note VARCHAR(10) COLLATE utf8mb4_general_ci, created DATE)",
             "CREATE TABLE %s (item_id BIGINT PRIMARY KEY, order_id BIGINT NOT NULL, user_id INT NOT NULL, qty INT)",
@@ -92,7 +92,7 @@ class ShardingIT {
             "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, name VARCHAR(20))",
             "CREATE TABLE %s (code VARCHAR(10) PRIMARY KEY, label VARCHAR(20))"};
     /** t_single is neither sharded nor broadcast: it lives on ds_0 alone. */
-    private static final String[] LOGICAL = {"t_order", "t_order_item", "t_range", "t_dict", "t_single"};
+    static final String[] LOGICAL = {"t_order", "t_order_item", "t_range", "t_dict", "t_single"};
     private static final String[] STATUSES = {"new", "paid", "shipped", "Paid", null};
     private static final String[] NOTES = {"a", "B", "c", "A", "b", "C "};
     /** Values of a NO PAD column: trailing spaces make them different values. */
@@ -101,7 +101,7 @@ class ShardingIT {
     private static final String[] PADDED = {"x", "x ", "x\t", "x\ty", "x!", "w"};
 
     /** Values as a case-insensitive PAD SPACE collation compares them: either of 'a' and 'A ' may stand for both. */
-    private static final UnaryOperator<String> CASE_AND_PADDING =
+    static final UnaryOperator<String> CASE_AND_PADDING =
             v -> v.toLowerCase(java.util.Locale.ROOT).stripTrailing();
 
     private static EmbeddedMariaDb serverA;
@@ -146,7 +146,7 @@ class ShardingIT {
     }
 
     /** 200 orders of 13 users, two items each, 200 ids over both ranges, a dictionary. */
-    private static List<String> load() {
+    static List<String> load() {
         List<String> sql = new ArrayList<>();
         StringBuilder orders = new StringBuilder("INSERT INTO t_order (order_id, user_id, status, amount, note, "
                 + "created) VALUES ");

@@ -6,6 +6,7 @@ import io.strata.backend.Backends;
 import io.strata.backend.connection.BackendConnection;
 import io.strata.backend.connection.BackendPool;
 import io.strata.backend.connection.StateSync;
+import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.backend.relay.ResponseKind;
 import io.strata.backend.relay.ResponseListener;
 import io.strata.backend.relay.ResponseSummary;
@@ -14,6 +15,9 @@ import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -29,6 +33,8 @@ public final class Mirrors {
     private static final Logger LOG = LoggerFactory.getLogger(Mirrors.class);
 
     private final Backends backends;
+    /** The HikariCP pools copies take their connections from where there are no native ones (embedded), else null. */
+    private final JdbcDataSources jdbc;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder sent = new LongAdder();
     private final LongAdder failed = new LongAdder();
@@ -36,12 +42,19 @@ public final class Mirrors {
 
     public Mirrors(Backends backends) {
         this.backends = backends;
+        this.jdbc = null;
+    }
+
+    /** Copies over HikariCP connections, each on a virtual thread: the embedded driver has no native pools. */
+    public Mirrors(JdbcDataSources jdbc) {
+        this.backends = null;
+        this.jdbc = jdbc;
     }
 
     /**
      * Runs {@code sql} on {@code dataSource} of {@code database}, without waiting for it.
      *
-     * @param loop the client's event loop, whose connections come first
+     * @param loop the client's event loop, whose connections come first (null over HikariCP)
      */
     public void run(String database, String dataSource, String sql, int flavor, EventLoop loop) {
         if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
@@ -50,6 +63,10 @@ public final class Mirrors {
             return;
         }
         sent.increment();
+        if (jdbc != null) {
+            Thread.ofVirtual().name("strata-mirror").start(() -> runOverJdbc(database, dataSource, sql));
+            return;
+        }
         BackendPool pool = backends.pool(database, dataSource);
         pool.acquire(flavor, loop).whenComplete((connection, error) -> {
             if (error != null) {
@@ -59,6 +76,17 @@ public final class Mirrors {
             ByteBuf payload = StateSync.command(connection.channel().alloc(), CommandType.COM_QUERY, sql);
             connection.execute(payload, ResponseKind.QUERY, new Discard(pool, connection, dataSource));
         });
+    }
+
+    /** A copy on a pooled HikariCP connection, in autocommit; its answer is dropped. */
+    private void runOverJdbc(String database, String dataSource, String sql) {
+        try (Connection connection = jdbc.get(database, dataSource, true).getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+            finished(dataSource, null);
+        } catch (SQLException | RuntimeException e) {
+            finished(dataSource, e);
+        }
     }
 
     private void finished(String dataSource, Throwable error) {

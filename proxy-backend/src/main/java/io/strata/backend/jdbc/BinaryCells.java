@@ -11,12 +11,12 @@ import java.sql.SQLException;
  * a Double, so their exact bits survive), dates and times as the driver's text of them (the frontend writes their
  * fields), everything else as text or raw bytes as in text rows.
  */
-final class BinaryCells {
+public final class BinaryCells {
 
     private BinaryCells() {
     }
 
-    static Object read(ResultSet rs, int index, ColumnMetadata column) throws SQLException {
+    public static Object read(ResultSet rs, int index, ColumnMetadata column) throws SQLException {
         Object value = switch (column.type()) {
             case ColumnType.TINY, ColumnType.SHORT, ColumnType.YEAR, ColumnType.INT24, ColumnType.LONG ->
                     rs.getLong(index);

@@ -15,7 +15,9 @@ import java.util.Locale;
  * MariaDB Connector/J allows. The type comes from the driver's type name (which keeps UNSIGNED, JSON, YEAR...), the
  * length from precision and the character set's width, the flags from nullability, signedness and binary-ness.
  */
-final class JdbcColumns {
+public final class JdbcColumns {
+
+    private static final int UTF8MB4_GENERAL_CI = 45;
 
     private JdbcColumns() {
     }
@@ -26,7 +28,7 @@ final class JdbcColumns {
      *
      * @param textCollationId the collation id of the client's character set, for text columns
      */
-    static List<ColumnMetadata> describe(ResultSetMetaData md, int textCollationId, int maxBytesPerChar)
+    public static List<ColumnMetadata> describe(ResultSetMetaData md, int textCollationId, int maxBytesPerChar)
             throws SQLException {
         List<ColumnMetadata> exact = DriverColumns.describe(md).orElse(null);
         if (exact != null) {
@@ -37,6 +39,15 @@ final class JdbcColumns {
             columns.add(describe(md, i, textCollationId, maxBytesPerChar));
         }
         return columns;
+    }
+
+    /**
+     * The backend's own column definitions, in the collations it sent (an in-process host reads them as they are),
+     * or a reconstruction in utf8mb4 from standard metadata when the driver's are out of reach.
+     */
+    public static List<ColumnMetadata> describe(ResultSetMetaData md) throws SQLException {
+        List<ColumnMetadata> exact = DriverColumns.describe(md).orElse(null);
+        return exact != null ? exact : describe(md, UTF8MB4_GENERAL_CI, 4);
     }
 
     private static ColumnMetadata describe(ResultSetMetaData md, int i, int textCollationId, int maxBytesPerChar)

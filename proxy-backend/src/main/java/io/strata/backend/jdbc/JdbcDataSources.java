@@ -35,6 +35,8 @@ public final class JdbcDataSources implements AutoCloseable {
     private final Map<String, Map<Connection, Long>> reads = new ConcurrentHashMap<>();
     private final MetricsTrackerFactory metrics;
 
+    private volatile String serverVersion;
+
     public JdbcDataSources(StrataConfig config) {
         this(config, null);
     }
@@ -93,6 +95,30 @@ public final class JdbcDataSources implements AutoCloseable {
                 + "?allowMultiQueries=true&useResetConnection=true&allowLocalInfile=false"
                 + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false"
                 + "&allowPublicKeyRetrieval=true";
+    }
+
+    /**
+     * The backend's version as its first data source reports it (read once, by {@link #probeServerVersion}), or null
+     * before that or when it could not be reached.
+     */
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    /**
+     * Asks the first data source for its server version; a backend that is down is reported, not thrown: statements
+     * get a clear error until it is back.
+     */
+    public String probeServerVersion() {
+        var first = dataSources.entrySet().iterator().next();
+        String[] key = first.getKey().split("/", 2);
+        try (Connection connection = get(key[0], key[1], true).getConnection()) {
+            serverVersion = connection.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException e) {
+            LOG.warn("backend {} is not reachable now ({}); statements get errors for it until it is back",
+                    first.getValue().describe(), e.getMessage());
+        }
+        return serverVersion;
     }
 
     /** The tracked session variables each pooled connection holds. */

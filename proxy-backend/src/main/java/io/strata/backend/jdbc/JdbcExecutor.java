@@ -145,12 +145,12 @@ public final class JdbcExecutor {
                 & ~ServerStatus.MORE_RESULTS_EXISTS;
     }
 
-    static int warnings(Connection connection) throws SQLException {
+    public static int warnings(Connection connection) throws SQLException {
         return connection.unwrap(org.mariadb.jdbc.Connection.class).getContext().getWarning();
     }
 
     /** MariaDB Connector/J prefixes messages with "(conn=N) "; the client should see the server's own words. */
-    static String message(SQLException e) {
+    public static String message(SQLException e) {
         String message = e.getMessage() == null ? "" : e.getMessage();
         if (message.startsWith("(conn=")) {
             int end = message.indexOf(") ");

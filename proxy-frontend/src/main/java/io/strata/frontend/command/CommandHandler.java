@@ -14,6 +14,7 @@ import io.strata.backend.execute.SessionState;
 import io.strata.backend.execute.StatementRunner;
 import io.strata.protocol.Charsets;
 import io.strata.kernel.Session;
+import io.strata.kernel.SessionThread;
 import io.strata.kernel.StatementLife;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
@@ -116,7 +117,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.commands = context.stats().commandsOn(ctx.executor());
-        this.life = new StatementLife(context.kernel(), session, ctx.channel().eventLoop());
+        this.life = new StatementLife(context.kernel(), session, SessionThread.of(ctx.channel().eventLoop()));
         StatementRunner.Completion completion = new StatementRunner.Completion() {
             @Override
             public void done() {

@@ -1,0 +1,146 @@
+package io.strata.kernel;
+
+import io.strata.backend.jdbc.TableCheck;
+import io.strata.config.ConfigException;
+import io.strata.config.DataSourceConfig;
+import io.strata.config.DatabaseConfig;
+import io.strata.config.StrataConfig;
+import io.strata.config.UserConfig;
+import io.strata.rule.RoutingRule;
+import io.strata.rule.RuleChain;
+import io.strata.rule.broadcast.BroadcastRule;
+import io.strata.rule.builtin.BuiltInRules;
+import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sharding.ShardingRule;
+import io.strata.rule.single.SingleRule;
+import io.strata.rule.single.SingleRuleFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What every host does with a configuration before it serves a statement: each logical database's rule chain, its
+ * SINGLE tables found on their data sources, and warnings of what will fail later (a broadcast table missing on a
+ * data source, a password that looks like a mistyped hash). The proxy and the embedded driver start the same way.
+ */
+public final class Startup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
+    /** How long a data source may take to answer a start-up question. */
+    private static final int PROBE_SECONDS = 5;
+
+    private Startup() {
+    }
+
+    /** Each logical database's rule chain, its data sources known to {@code health}. */
+    public static Map<String, RuleChain> ruleChains(StrataConfig config, HealthRegistry health) {
+        Map<String, RuleChain> chains = new LinkedHashMap<>();
+        for (DatabaseConfig database : config.databases().values()) {
+            chains.put(database.databaseName(), RuleChain.of(database, "config-" + database.databaseName() + ".yaml",
+                    health, BuiltInRules.factories()));
+            database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
+        }
+        return chains;
+    }
+
+    /**
+     * SINGLE rules' tables, found on their data sources before any client is served: each table a pattern names
+     * and no other rule claims (a sharded table's logical and actual names, a broadcast table) lives where it is
+     * found. One found on several data sources stops the start, naming it and them; a data source that cannot be
+     * asked is reported, its tables then unknown (statements naming them go where the other rules send them).
+     */
+    public static void findSingleTables(StrataConfig config, Map<String, RuleChain> chains) {
+        chains.forEach((database, chain) -> {
+            DatabaseConfig databaseConfig = config.databases().get(database);
+            Set<String> claimed = new HashSet<>();
+            for (RoutingRule rule : chain.routingRules()) {
+                if (rule instanceof BroadcastRule broadcast) {
+                    broadcast.tables().forEach(t -> claimed.add(t.toLowerCase(Locale.ROOT)));
+                } else if (rule instanceof ShardingRule sharding) {
+                    sharding.tables().tables().forEach(t -> {
+                        claimed.add(t.logicalName().toLowerCase(Locale.ROOT));
+                        t.nodes().forEach(node -> claimed.add(node.table().toLowerCase(Locale.ROOT)));
+                    });
+                }
+            }
+            for (int i = 0; i < chain.routingRules().size(); i++) {
+                if (chain.routingRules().get(i) instanceof SingleRule single) {
+                    find(database, databaseConfig, single, claimed);
+                }
+            }
+        });
+    }
+
+    private static void find(String database, DatabaseConfig config, SingleRule single, Set<String> claimed) {
+        for (String name : single.dataSourcesToScan(config.dataSources().keySet())) {
+            DataSourceConfig dataSource = config.dataSources().get(name);
+            try {
+                single.found(name, TableCheck.tables(dataSource, PROBE_SECONDS), claimed);
+            } catch (SQLException e) {
+                LOG.warn("config-{}.yaml: cannot read the single tables of {}: {}", database,
+                        dataSource.describe(), e.getMessage());
+            }
+        }
+        Map<String, Set<String>> conflicts = single.conflicts();
+        if (!conflicts.isEmpty()) {
+            int index = 0;
+            while (!config.rules().get(index).type().equals(SingleRuleFactory.TYPE)) {
+                index++;
+            }
+            var first = conflicts.entrySet().iterator().next();
+            throw new ConfigException("config-" + database + ".yaml", "rules[" + index + "].tables",
+                    "each single table on one data source (or claimed by another rule: sharded or broadcast); "
+                            + "table " + first.getKey() + " is on " + first.getValue(),
+                    conflicts.keySet().toString());
+        }
+        LOG.info("config-{}.yaml: {} single tables found ({})", database, single.placed().size(),
+                single.placed().size() <= 20 ? single.placed() : "SHOW STRATA ROUTE tells where one is");
+    }
+
+    /**
+     * A broadcast table must be on every data source: one missing somewhere is reported (not an error: the
+     * application may be about to create it, through Strata, on all of them).
+     */
+    public static void warnOfMissingBroadcastTablesLater(StrataConfig config, Map<String, RuleChain> chains) {
+        Thread.ofVirtual().name("strata-broadcast-check").start(() -> warnOfMissingBroadcastTables(config, chains));
+    }
+
+    private static void warnOfMissingBroadcastTables(StrataConfig config, Map<String, RuleChain> chains) {
+        chains.forEach((database, chain) -> {
+            for (RoutingRule rule : chain.routingRules()) {
+                if (rule instanceof BroadcastRule broadcast) {
+                    for (DataSourceConfig dataSource : config.databases().get(database).dataSources().values()) {
+                        warnOfMissing(database, dataSource, broadcast.tables());
+                    }
+                }
+            }
+        });
+    }
+
+    private static void warnOfMissing(String database, DataSourceConfig dataSource, List<String> tables) {
+        try {
+            for (String table : TableCheck.missing(dataSource, tables, PROBE_SECONDS)) {
+                LOG.warn("config-{}.yaml: broadcast table '{}' is not on data source '{}' ({}): changes to it "
+                        + "will fail there until it is created", database, table, dataSource.name(),
+                        dataSource.url());
+            }
+        } catch (SQLException e) {
+            LOG.warn("config-{}.yaml: cannot check data source '{}' for its broadcast tables: {}", database,
+                    dataSource.name(), e.getMessage());
+        }
+    }
+
+    /** A password taken in clear that looks like a mistyped hash: its user's logins would fail with no hint why. */
+    public static void warnOfMistypedHashes(StrataConfig config) {
+        config.server().users().stream().filter(UserConfig::passwordLooksLikeMistypedHash).forEach(user ->
+                LOG.warn("the password of user '{}' starts with '*' but is not '*' and 40 hex digits (a "
+                        + "mysql_native_password hash); it is taken as a clear-text password", user.name()));
+    }
+}

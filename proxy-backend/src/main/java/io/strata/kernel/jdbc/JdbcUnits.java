@@ -1,0 +1,121 @@
+package io.strata.kernel.jdbc;
+
+import io.strata.backend.jdbc.JdbcExecutor;
+import io.strata.backend.result.ErrorResult;
+import io.strata.backend.result.Result;
+import io.strata.backend.result.UpdateResult;
+import io.strata.kernel.Statement;
+import io.strata.protocol.ErrPacket;
+import io.strata.rule.RouteUnit;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs one unit of a route on its connection with MariaDB Connector/J: the client's statement, or the unit's own
+ * rewritten one; prepared (server-side, cached per connection) when it has values, else as text. A result set is
+ * streamed by the {@link JdbcRows} it answers with; an update is read at once, with its generated keys.
+ */
+final class JdbcUnits {
+
+    private JdbcUnits() {
+    }
+
+    /** @param keys told the keys an update generated, or null when nobody asks */
+    static Result run(SessionConnections.Lease lease, RouteUnit unit, Statement statement,
+                      JdbcSessionExecutor.StatementOptions options, Consumer<List<Long>> keys) {
+        String sql = unit.rewritten() ? unit.sql() : statement.sql();
+        List<Object> values = unit.rewritten() ? (unit.params().isEmpty() ? null : unit.params())
+                : statement.parameters();
+        Connection connection = lease.connection();
+        java.sql.Statement running = null;
+        lease.opened();
+        try {
+            boolean rows;
+            if (values != null) {
+                PreparedStatement prepared = connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS);
+                running = prepared;
+                for (int i = 0; i < values.size(); i++) {
+                    prepared.setObject(i + 1, values.get(i));
+                }
+                apply(prepared, options);
+                lease.running(prepared);
+                rows = prepared.execute();
+            } else {
+                running = connection.createStatement();
+                apply(running, options);
+                lease.running(running);
+                rows = running.execute(sql, java.sql.Statement.RETURN_GENERATED_KEYS);
+            }
+            lease.stopped(running);
+            if (rows) {
+                return new JdbcRows(running, running.getResultSet(), lease::done);
+            }
+            long affected = running.getLargeUpdateCount();
+            List<Long> generated = keys != null || affected > 0 ? generatedKeys(running) : List.of();
+            if (keys != null) {
+                keys.accept(generated);
+            }
+            UpdateResult update = new UpdateResult(affected, generated.isEmpty() ? 0 : generated.get(0),
+                    JdbcExecutor.statusFlags(connection), JdbcExecutor.warnings(connection), "");
+            running.close();
+            lease.done();
+            return update;
+        } catch (SQLException e) {
+            if (running != null) {
+                lease.stopped(running);
+                try {
+                    running.close();
+                } catch (SQLException ignored) {
+                    // the statement's error is the one to report
+                }
+            }
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                lease.lost();
+            }
+            lease.done();
+            return new ErrorResult(error(e));
+        }
+    }
+
+    private static void apply(java.sql.Statement statement, JdbcSessionExecutor.StatementOptions options)
+            throws SQLException {
+        if (options.fetchSize() > 0) {
+            statement.setFetchSize(options.fetchSize());
+        }
+        if (options.maxRows() > 0) {
+            statement.setLargeMaxRows(options.maxRows());
+        }
+        if (options.queryTimeoutSeconds() > 0) {
+            statement.setQueryTimeout(options.queryTimeoutSeconds());
+        }
+    }
+
+    private static List<Long> generatedKeys(java.sql.Statement statement) throws SQLException {
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            List<Long> generated = new ArrayList<>(1);
+            while (keys.next()) {
+                long key = keys.getLong(1);
+                if (key != 0) {
+                    generated.add(key);
+                }
+            }
+            return generated;
+        }
+    }
+
+    /** A backend's error as the server said it (without the driver's "(conn=N)" prefix). */
+    static ErrPacket error(SQLException e) {
+        return new ErrPacket(e.getErrorCode() == 0 ? 1105 : e.getErrorCode(),
+                e.getSQLState() == null ? "HY000" : e.getSQLState(), message(e));
+    }
+
+    static String message(SQLException e) {
+        return JdbcExecutor.message(e);
+    }
+}
