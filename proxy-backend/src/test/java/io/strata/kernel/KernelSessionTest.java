@@ -163,6 +163,37 @@ class KernelSessionTest {
     }
 
     /** Answers each statement with the next outcome it was given, on another thread, as backends would. */
+    /**
+     * An embedded host runs every stage on its own thread: the executor hands its work off, the host runs it once
+     * execute has returned, and the answer is complete then, with no other thread involved.
+     */
+    @Test
+    void anEmbeddedSessionRunsOnTheCallersThreadWithTheWorkHandedOff() {
+        io.strata.kernel.jdbc.HandOff handOff = new io.strata.kernel.jdbc.HandOff();
+        List<Thread> ranOn = new ArrayList<>();
+        Executor onCaller = routed -> {
+            CompletableFuture<Outcome> answer = new CompletableFuture<>();
+            handOff.execute(() -> {
+                ranOn.add(Thread.currentThread());
+                answer.complete(new Outcome.Update(new UpdateResult(1, 0, ServerStatus.AUTOCOMMIT, 0, "")));
+            });
+            return answer;
+        };
+        java.util.concurrent.ScheduledExecutorService timers = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        try (KernelSession embedded = new KernelSession(kernel, KernelFixture.session(kernel),
+                SessionThread.callers(timers), onCaller)) {
+            CompletableFuture<Outcome> answer = embedded.execute(Statement.text("UPDATE report SET n = 1"));
+            assertTrue(!answer.isDone() && ranOn.isEmpty(), "nothing ran on a backend inside the stage");
+            handOff.runPending();
+            assertTrue(answer.isDone(), "answered on the caller's thread");
+            assertEquals(List.of(Thread.currentThread()), ranOn);
+            assertEquals(1, ((Outcome.Update) answer.join()).update().affectedRows());
+        } finally {
+            timers.shutdownNow();
+        }
+    }
+
     private static final class FakeExecutor implements Executor {
         private final Queue<Object> answers = new ArrayDeque<>();
         private final List<Routed> ran = new ArrayList<>();
