@@ -78,13 +78,17 @@ final class PlanCache {
         return new SelectPlanner.Plan(plan.unitSql(), plan.merge().learningWith(learner), plan.weighed());
     }
 
-    /** Whether a value stands anywhere but in the WHERE clause and joins, where the plan does not look. */
+    /**
+     * Whether a value stands anywhere but in the WHERE clause and joins, where the plan does not look (a LIMIT of
+     * numbers written in the text is planned as it is: each unit reads offset + count rows).
+     */
     private static boolean marksOutsideWhere(PlainSelect select) {
         return String.valueOf(select.getSelectItems()).contains("?")
                 || select.getGroupBy() != null && select.getGroupBy().toString().contains("?")
                 || select.getOrderByElements() != null && select.getOrderByElements().toString().contains("?")
                 || select.getHaving() != null && select.getHaving().toString().contains("?")
-                || select.getLimit() != null || select.getOffset() != null && select.getOffset().toString().contains("?");
+                || select.getLimit() != null && select.getLimit().toString().contains("?")
+                || select.getOffset() != null && select.getOffset().toString().contains("?");
     }
 
     private SelectPlanner.Plan planOf(String template) {
