@@ -81,8 +81,16 @@ def main():
     p.add_argument("--iterations", type=int, default=2)
     p.add_argument("--threads", type=int, default=1, help="application threads")
     p.add_argument("--skip-install", action="store_true", help="use the Strata already in ~/.m2")
+    p.add_argument("--cells", help="comma-separated cells to run (default: all): " + ", ".join(c for c, _ in CELLS))
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
+    global CELLS
+    if args.cells:
+        wanted = args.cells.split(",")
+        unknown = [c for c in wanted if c not in dict(CELLS)]
+        if unknown:
+            sys.exit(f"--cells: unknown {unknown}; expected some of {[c for c, _ in CELLS]}")
+        CELLS = [c for c in CELLS if c[0] in wanted]
     home = java_home()
     env = dict(os.environ, JAVA_HOME=home, PATH=os.path.join(home, "bin") + ":" + os.environ["PATH"])
     classpath = build(env, args.skip_install)

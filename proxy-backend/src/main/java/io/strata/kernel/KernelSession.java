@@ -170,6 +170,11 @@ public final class KernelSession implements AutoCloseable {
         }
 
         @Override
+        public java.sql.ResultSet driverRows() {
+            return rows.driverRows();
+        }
+
+        @Override
         public int statusFlags() {
             return rows.statusFlags();
         }

@@ -185,6 +185,77 @@ class EmbeddedDriverIT {
                 "SELECT COUNT(*) FROM t_order_item_1 WHERE order_id IN (7001, 7002)"));
     }
 
+    /**
+     * A statement that leaves state on its connection (a user variable) pins the session to it; the state never
+     * reaches another session, whose connection may be the same pooled one after the first session ends.
+     */
+    @Test
+    void stateASessionLeavesOnItsConnectionStaysWithIt() throws SQLException {
+        try (Connection first = strata.getConnection(); Statement st = first.createStatement()) {
+            st.execute("SET @strata_pin = 42");
+            try (ResultSet rs = st.executeQuery("SELECT @strata_pin")) {
+                assertTrue(rs.next());
+                assertEquals(42L, rs.getLong(1));
+            }
+            try (Connection other = strata.getConnection(); Statement o = other.createStatement();
+                 ResultSet rs = o.executeQuery("SELECT @strata_pin")) {
+                assertTrue(rs.next());
+                assertEquals(null, rs.getObject(1), "another session does not see it");
+            }
+        }
+        for (int i = 0; i < 10; i++) { // every pooled connection, the first session's among them, is clean
+            try (Connection later = strata.getConnection(); Statement st = later.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT @strata_pin")) {
+                assertTrue(rs.next());
+                assertEquals(null, rs.getObject(1));
+            }
+        }
+    }
+
+    /** A broadcast table's change reaches every data source; a SHADOW rule sends test traffic to its shadow. */
+    @Test
+    void broadcastAndShadowRulesPlaceRowsAsOnTheProxy() throws SQLException {
+        try (Connection c = strata.getConnection(); Statement st = c.createStatement()) {
+            assertEquals(1, st.executeUpdate("INSERT INTO t_dict VALUES ('lost', 'Lost')"));
+            String lost = "SELECT COUNT(*) FROM t_dict WHERE code = 'lost'";
+            assertEquals(List.of(List.of("1")), read(serverA, SCHEMA_A, lost), "on ds_0");
+            assertEquals(List.of(List.of("1")), read(serverB, SCHEMA_B, lost), "on ds_1");
+            assertEquals(1, st.executeUpdate("DELETE FROM t_dict WHERE code = 'lost'"));
+        }
+        serverA.createDatabase("em_prod", "strata", "strata");
+        serverB.createDatabase("em_shadow", "strata", "strata");
+        serverA.execute("em_prod", "strata", "strata", "DROP TABLE IF EXISTS t_order",
+                "CREATE TABLE t_order (order_id INT PRIMARY KEY, user_id INT, status VARCHAR(20))");
+        serverB.execute("em_shadow", "strata", "strata", "DROP TABLE IF EXISTS t_order",
+                "CREATE TABLE t_order (order_id INT PRIMARY KEY, user_id INT, status VARCHAR(20))");
+        java.util.Map<String, io.strata.config.DataSourceConfig> dataSources = new java.util.LinkedHashMap<>();
+        dataSources.put("ds", io.strata.config.DataSourceConfig.of("ds", serverA.jdbcUrl("em_prod"), "strata",
+                "strata", java.util.Map.of()));
+        dataSources.put("ds_shadow", io.strata.config.DataSourceConfig.of("ds_shadow", serverB.jdbcUrl("em_shadow"),
+                "strata", "strata", java.util.Map.of()));
+        io.strata.config.StrataConfig config = new io.strata.config.StrataConfig(
+                io.strata.config.ServerConfig.defaults(List.of()), java.util.Map.of("shadowed",
+                new io.strata.config.DatabaseConfig("shadowed", dataSources, List.of(ShadowIT.rule(ShadowIT.RULE)))));
+        try (StrataDataSource shadowed = new StrataDataSource(config, null); Connection c = shadowed.getConnection();
+             PreparedStatement insert = c.prepareStatement(
+                     "INSERT INTO t_order (order_id, user_id, status) VALUES (?, ?, 'x')");
+             PreparedStatement port = c.prepareStatement("SELECT @@port FROM t_order WHERE user_id = ?")) {
+            for (int[] row : new int[][]{{1, 0}, {2, 7}, {3, 0}}) {
+                insert.setInt(1, row[0]);
+                insert.setInt(2, row[1]);
+                assertEquals(1, insert.executeUpdate());
+            }
+            port.setInt(1, 0);
+            try (ResultSet rs = port.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(serverB.port(), rs.getInt(1), "user 0 is test traffic: read on the shadow");
+            }
+        }
+        assertEquals(List.of(List.of("1"), List.of("3")), read(serverB, "em_shadow",
+                "SELECT order_id FROM t_order ORDER BY order_id"));
+        assertEquals(List.of(List.of("2")), read(serverA, "em_prod", "SELECT order_id FROM t_order"));
+    }
+
     @Test
     void databaseMetaDataListsLogicalTables() throws SQLException {
         try (Connection c = strata.getConnection()) {
@@ -302,17 +373,6 @@ class EmbeddedDriverIT {
     }
 
     private static List<List<String>> read(EmbeddedMariaDb server, String schema, String sql) throws SQLException {
-        List<List<String>> rows = new ArrayList<>();
-        try (Connection c = server.connect(schema, "strata", "strata"); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                    row.add(rs.getString(i));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return ShardingIT.read(server, schema, sql);
     }
 }

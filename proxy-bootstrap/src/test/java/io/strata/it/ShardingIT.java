@@ -1018,7 +1018,7 @@ class ShardingIT {
                 .get(0).get(0));
     }
 
-    private static List<List<String>> read(EmbeddedMariaDb server, String schema, String sql) throws SQLException {
+    static List<List<String>> read(EmbeddedMariaDb server, String schema, String sql) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
         try (Connection c = server.connect(schema, "strata", "strata"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(sql)) {

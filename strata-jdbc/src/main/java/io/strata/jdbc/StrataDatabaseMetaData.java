@@ -8,6 +8,7 @@ import io.strata.rule.RuleChain;
 import io.strata.rule.sharding.DataNode;
 import io.strata.rule.sharding.ShardedTable;
 import io.strata.rule.sharding.ShardingRule;
+import io.strata.rule.sql.SqlLike;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -173,25 +174,9 @@ final class StrataDatabaseMetaData implements DatabaseMetaData {
         return new Copied(all.columns, rows);
     }
 
-    /** SQL LIKE's {@code %} and {@code _} (with backslash escapes) as a case-insensitive regex; null for null. */
+    /** A metadata pattern (SQL LIKE) as a regex; null for null (every name). */
     static Pattern like(String pattern) {
-        if (pattern == null) {
-            return null;
-        }
-        StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        return pattern == null ? null : SqlLike.pattern(pattern);
     }
 
     /** A table name as a LIKE pattern that matches it alone. */

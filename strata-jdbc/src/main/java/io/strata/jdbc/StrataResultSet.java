@@ -29,7 +29,9 @@ import java.util.Map;
 /**
  * The rows of a statement, read forward as the kernel streams them (from one unit's backend, or merged from
  * several), with the getters of MariaDB Connector/J. Closing it, or reading its last row, ends the statement in the
- * kernel: its digest, the slow log and the process list see it then.
+ * kernel: its digest, the slow log and the process list see it then. A one-unit answer is read in place, in the
+ * backend driver's own result set ({@link QueryResult#driverRows()}): its values are Connector/J's as they are; a
+ * merged one from the kernel's cells ({@link CellValues}), converted as Connector/J converts.
  */
 final class StrataResultSet extends ReadOnlyResultSet {
 
@@ -37,6 +39,8 @@ final class StrataResultSet extends ReadOnlyResultSet {
     private final QueryResult rows;
     private final List<ColumnMetadata> columns;
     private final JdbcType[] types;
+    /** The backend driver's result set when the values are read there, else null. */
+    private final java.sql.ResultSet driver;
     private Map<String, Integer> byLabel;
     private Object[] current;
     private boolean wasNull;
@@ -48,6 +52,7 @@ final class StrataResultSet extends ReadOnlyResultSet {
         this.statement = statement;
         this.rows = rows;
         this.columns = rows.columns();
+        this.driver = rows.driverRows();
         this.types = new JdbcType[columns.size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = JdbcType.of(columns.get(i));
@@ -123,13 +128,29 @@ final class StrataResultSet extends ReadOnlyResultSet {
         return cell;
     }
 
+    /** The driver's result set, positioned on the current row, when the values are read there; else null. */
+    private java.sql.ResultSet inPlace(int index) throws SQLException {
+        if (driver == null) {
+            return null;
+        }
+        checkOpen();
+        if (current == null) {
+            throw new SQLException("Current position is before the first row or after the last", "22023");
+        }
+        return driver;
+    }
+
     @Override
-    public boolean wasNull() {
-        return wasNull;
+    public boolean wasNull() throws SQLException {
+        return driver != null ? driver.wasNull() : wasNull;
     }
 
     @Override
     public String getString(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getString(index);
+        }
         Object cell = cell(index);
         JdbcType type = types[index - 1];
         if (cell instanceof byte[] && type.className().equals("byte[]")
@@ -141,6 +162,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public boolean getBoolean(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getBoolean(index);
+        }
         Object cell = cell(index);
         return cell != null && CellValues.bool(cell);
     }
@@ -157,11 +182,19 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public int getInt(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getInt(index);
+        }
         return (int) getLong(index);
     }
 
     @Override
     public long getLong(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getLong(index);
+        }
         Object cell = cell(index);
         return cell == null ? 0 : CellValues.longValue(cell);
     }
@@ -173,6 +206,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public double getDouble(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getDouble(index);
+        }
         Object cell = cell(index);
         return cell == null ? 0 : CellValues.doubleValue(cell);
     }
@@ -186,11 +223,19 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public byte[] getBytes(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getBytes(index);
+        }
         return CellValues.bytes(cell(index));
     }
 
     @Override
     public Date getDate(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getDate(index);
+        }
         Object cell = cell(index);
         return cell == null ? null : columns.get(index - 1).type() == io.strata.protocol.ColumnType.YEAR
                 ? CellValues.year(cell) : CellValues.date(cell);
@@ -198,6 +243,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public Time getTime(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getTime(index);
+        }
         Object cell = cell(index);
         if (cell == null) {
             return null;
@@ -208,6 +257,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public Timestamp getTimestamp(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getTimestamp(index);
+        }
         Object cell = cell(index);
         return cell == null ? null : CellValues.timestamp(cell);
     }
@@ -258,6 +311,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public Object getObject(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getObject(index);
+        }
         return CellValues.object(cell(index), columns.get(index - 1), types[index - 1]);
     }
 
@@ -265,6 +322,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
     public <T> T getObject(int index, Class<T> type) throws SQLException {
         if (type == null) {
             throw new SQLException("Class type cannot be null", "HY000");
+        }
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getObject(index, type);
         }
         return CellValues.object(cell(index), columns.get(index - 1), types[index - 1], type);
     }
@@ -276,6 +337,10 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public BigDecimal getBigDecimal(int index) throws SQLException {
+        java.sql.ResultSet rs = inPlace(index);
+        if (rs != null) {
+            return rs.getBigDecimal(index);
+        }
         return CellValues.decimal(cell(index));
     }
 

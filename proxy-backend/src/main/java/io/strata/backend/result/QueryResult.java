@@ -19,6 +19,15 @@ public non-sealed interface QueryResult extends Result, AutoCloseable {
     }
 
     /**
+     * The backend driver's own result set when an in-process host reads the values there, in place (a one-unit
+     * answer of the embedded driver): {@link #next()} then only moves it on and answers an empty row. Null when the
+     * rows carry their values.
+     */
+    default java.sql.ResultSet driverRows() {
+        return null;
+    }
+
+    /**
      * The next row, or null after the last. A {@link Row.Packet} is the caller's to release.
      *
      * @throws ResultException when reading the rows failed part way (the backend's error, or a lost connection)

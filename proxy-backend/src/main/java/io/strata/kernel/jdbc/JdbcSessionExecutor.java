@@ -104,8 +104,12 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
         if (control != null) {
             return control;
         }
+        if (info.pinsSession()) {
+            connections.pin(); // its state must be there for the session's next statements, and for no other
+        }
         RouteResult route = routed.route();
-        Result combined = route.units().size() == 1 ? unit(routed, route.units().get(0), options.fetchSize())
+        Result combined = route.units().size() == 1
+                ? unit(routed, route.units().get(0), options.fetchSize(), route.renamed() == null)
                 : merged(routed, route);
         if (combined instanceof UpdateResult update && route.insertId() != 0) {
             generatedKeys = List.of(route.insertId());
@@ -171,7 +175,7 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
     }
 
     /** One unit on its data source's connection (the one the session holds there, else a pooled one). */
-    private Result unit(Routed routed, RouteUnit unit, int fetchSize) {
+    private Result unit(Routed routed, RouteUnit unit, int fetchSize, boolean inPlace) {
         JdbcDataSources pools = routed.runtime().jdbc();
         HikariDataSource pool = pools.get(routed.database(), unit.dataSource(), true);
         SessionConnections.Lease lease;
@@ -181,7 +185,8 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
             return new ErrorResult(ErrorCode.BACKEND_UNAVAILABLE.packet(unit.dataSource() + " of " + routed.database(),
                     JdbcUnits.message(e)));
         }
-        return JdbcUnits.run(lease, unit, routed.statement(), options.withFetchSize(fetchSize), this::keys);
+        return JdbcUnits.run(lease, unit, routed.statement(), options.withFetchSize(fetchSize), this::keys,
+                inPlace);
     }
 
     private void keys(List<Long> keys) {
@@ -204,7 +209,7 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
         for (List<Integer> indexes : byDataSource.values()) {
             groups.add(() -> {
                 for (int index : indexes) {
-                    results[index] = unit(routed, units.get(index), MERGE_FETCH_SIZE);
+                    results[index] = unit(routed, units.get(index), MERGE_FETCH_SIZE, false);
                 }
             });
         }

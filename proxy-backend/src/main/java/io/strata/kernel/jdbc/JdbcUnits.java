@@ -26,9 +26,12 @@ final class JdbcUnits {
     private JdbcUnits() {
     }
 
-    /** @param keys told the keys an update generated, or null when nobody asks */
+    /**
+     * @param keys    told the keys an update generated, or null when nobody asks
+     * @param inPlace rows are read in the driver's result set by the host, not copied (a one-unit answer)
+     */
     static Result run(SessionConnections.Lease lease, RouteUnit unit, Statement statement,
-                      JdbcSessionExecutor.StatementOptions options, Consumer<List<Long>> keys) {
+                      JdbcSessionExecutor.StatementOptions options, Consumer<List<Long>> keys, boolean inPlace) {
         String sql = unit.rewritten() ? unit.sql() : statement.sql();
         List<Object> values = unit.rewritten() ? (unit.params().isEmpty() ? null : unit.params())
                 : statement.parameters();
@@ -54,7 +57,7 @@ final class JdbcUnits {
             }
             lease.stopped(running);
             if (rows) {
-                return new JdbcRows(running, running.getResultSet(), lease::done);
+                return new JdbcRows(running, running.getResultSet(), lease::done, inPlace);
             }
             long affected = running.getLargeUpdateCount();
             List<Long> generated = keys != null || affected > 0 ? generatedKeys(running) : List.of();

@@ -29,8 +29,18 @@ public final class SessionConnections implements AutoCloseable {
     private boolean autocommit = true;
     /** BEGIN or START TRANSACTION opened a transaction that COMMIT or ROLLBACK ends. */
     private boolean begun;
+    /**
+     * A statement left state on its connections (a user variable, a session variable, a temporary table, a lock):
+     * the session keeps them to its end, and they are reset before they go back to their pools.
+     */
+    private boolean pinned;
     private int isolation = -1;
     private boolean readOnly;
+
+    /** Keeps every connection the session touches from now on, and those it holds, to its end. */
+    public synchronized void pin() {
+        pinned = true;
+    }
 
     /** Whether the session is in a transaction: autocommit off, or after BEGIN. */
     public boolean inTransaction() {
@@ -78,7 +88,7 @@ public final class SessionConnections implements AutoCloseable {
             connection.close();
             throw e;
         }
-        Lease lease = new Lease(pool, dataSource, connection, inTransaction());
+        Lease lease = new Lease(pool, dataSource, connection, inTransaction() || pinned);
         if (lease.kept) {
             held.put(pool, lease);
         }
@@ -86,31 +96,41 @@ public final class SessionConnections implements AutoCloseable {
     }
 
     /** BEGIN: a transaction open before it commits first, as on the server. */
-    public void begin() throws SQLException {
+    public synchronized void begin() throws SQLException {
         if (begun) {
             commit();
         }
         begun = true;
+        transactionOnHeld();
+    }
+
+    /** A transaction starts on the connections the session already holds (pinned ones). */
+    private void transactionOnHeld() throws SQLException {
+        for (Lease lease : held.values()) {
+            if (lease.connection.getAutoCommit()) {
+                lease.connection.setAutoCommit(false);
+            }
+        }
     }
 
     /** JDBC's setAutoCommit and {@code SET autocommit}: turning it on commits the transaction in progress. */
-    public void autocommit(boolean on) throws SQLException {
-        if (on && !autocommit) {
-            commit();
-        }
-        if (on && begun) {
+    public synchronized void autocommit(boolean on) throws SQLException {
+        if (on && inTransaction()) {
             commit();
         }
         autocommit = on;
+        if (!on) {
+            transactionOnHeld();
+        }
     }
 
     /** Commits on every data source the transaction touched, in order; the first failure is thrown after the rest. */
-    public void commit() throws SQLException {
+    public synchronized void commit() throws SQLException {
         end(true);
     }
 
     /** Rolls back on every data source the transaction touched. */
-    public void rollback() throws SQLException {
+    public synchronized void rollback() throws SQLException {
         end(false);
     }
 
@@ -144,27 +164,51 @@ public final class SessionConnections implements AutoCloseable {
         }
     }
 
-    /** The session ends: a transaction still open rolls back, and every connection goes back. */
+    /**
+     * The session ends: a transaction still open rolls back, and every connection goes back, reset first when the
+     * session was pinned to it (COM_RESET_CONNECTION: its variables, temporary tables and locks go).
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             end(false);
         } catch (SQLException e) {
             // the connections that failed are gone from their pools; nothing else to do
         }
+        for (Lease lease : held.values()) {
+            try {
+                lease.connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
+            } catch (SQLException e) {
+                lease.lost(); // what it holds cannot be cleared: it must not serve another session
+            }
+            lease.kept = false;
+            lease.closeIfUnused();
+        }
+        held.clear();
     }
 
+    /**
+     * Commits or rolls back on every connection in a transaction, in the order the session touched them; the first
+     * failure is thrown after the rest. They go back to their pools, unless the session is pinned to them.
+     */
     private synchronized void end(boolean commit) throws SQLException {
         begun = false;
         SQLException first = null;
         List<Lease> leases = new ArrayList<>(held.values());
-        held.clear();
+        if (!pinned) {
+            held.clear();
+        }
         for (Lease lease : leases) {
             try {
-                if (commit) {
-                    lease.connection.commit();
-                } else {
-                    lease.connection.rollback();
+                if (!lease.connection.getAutoCommit()) {
+                    if (commit) {
+                        lease.connection.commit();
+                    } else {
+                        lease.connection.rollback();
+                    }
+                    if (pinned && autocommit) {
+                        lease.connection.setAutoCommit(true);
+                    }
                 }
             } catch (SQLException e) {
                 if (first == null) {
@@ -173,8 +217,10 @@ public final class SessionConnections implements AutoCloseable {
                 }
                 lease.lost();
             }
-            lease.kept = false;
-            lease.closeIfUnused();
+            if (!pinned) {
+                lease.kept = false;
+                lease.closeIfUnused();
+            }
         }
         if (first != null) {
             throw first;

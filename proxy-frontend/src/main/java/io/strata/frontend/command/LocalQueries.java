@@ -136,22 +136,8 @@ final class LocalQueries {
         return Optional.of(new LocalResultSet(List.of(ColumnDefinition41.varchar(header)), rows));
     }
 
-    /** SQL LIKE to a regex: % any run, _ one character, backslash escapes. */
+    /** A quoted SQL LIKE pattern as a regex. */
     static Pattern likePattern(String quoted) {
-        String like = SqlClassifier.unquote(quoted);
-        StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < like.length(); i++) {
-            char c = like.charAt(i);
-            if (c == '\\' && i + 1 < like.length()) {
-                regex.append(Pattern.quote(String.valueOf(like.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        return io.strata.rule.sql.SqlLike.pattern(SqlClassifier.unquote(quoted));
     }
 }
