@@ -74,6 +74,7 @@ def run_round(java, classpath, n, args, out_dir):
 
 
 def main():
+    global CELLS
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=int, default=10, help="seconds per warm-up and measured iteration")
@@ -84,7 +85,6 @@ def main():
     p.add_argument("--cells", help="comma-separated cells to run (default: all): " + ", ".join(c for c, _ in CELLS))
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
-    global CELLS
     if args.cells:
         wanted = args.cells.split(",")
         unknown = [c for c in wanted if c not in dict(CELLS)]
