@@ -296,11 +296,14 @@ class BroadcastIT {
         }
     }
 
-    /** t_country is listed in the rule but on neither server: the start says so, for each data source. */
+    /**
+     * t_country is listed in the rule but on neither server: the start says so, for each data source (in the log of
+     * the kernel's start-up, which every host runs).
+     */
     @Test
     void aListedTableMissingOnADataSourceIsReportedAtStart() throws Exception {
         ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-                .getLogger(Strata.class);
+                .getLogger(io.strata.kernel.Startup.class);
         var appender = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
         appender.start();
         logger.addAppender(appender);

@@ -152,7 +152,7 @@ final class StrataDatabaseMetaData implements DatabaseMetaData {
         Map<String, Object[]> byName = new LinkedHashMap<>();
         Pattern like = like(pattern);
         for (String dataSource : connection.dataSources()) {
-            Copied found = value(dataSource, md -> copy(md.getTables(null, null, "%", types)));
+            Copied found = value(dataSource, md -> copy(md.getTables(schema(md), null, "%", types)));
             int name = found.column("TABLE_NAME");
             for (Object[] row : found.rows) {
                 String actual = CellValues.text(row[name]);
@@ -177,6 +177,14 @@ final class StrataDatabaseMetaData implements DatabaseMetaData {
     /** A metadata pattern (SQL LIKE) as a regex; null for null (every name). */
     static Pattern like(String pattern) {
         return pattern == null ? null : SqlLike.pattern(pattern);
+    }
+
+    /**
+     * The backend schema a data source's connection is in: its tables are the logical database's (Connector/J reads
+     * a null catalog as every schema of the server).
+     */
+    private static String schema(DatabaseMetaData md) throws SQLException {
+        return md.getConnection().getCatalog();
     }
 
     /** A table name as a LIKE pattern that matches it alone. */
@@ -204,14 +212,15 @@ final class StrataDatabaseMetaData implements DatabaseMetaData {
         Copied all = null;
         List<Object[]> rows = new ArrayList<>();
         for (Place place : places.values()) {
-            Copied columns = value(place.dataSource(), md -> copy(md.getColumns(null, null, exactly(place.table()),
-                    columnNamePattern)));
+            Copied columns = value(place.dataSource(), md -> copy(md.getColumns(schema(md), null,
+                    exactly(place.table()), columnNamePattern)));
             columns.logical(place.dataSource());
             rows.addAll(columns.rows);
             all = all == null ? columns : all;
         }
         if (all == null) {
-            return value(md -> copy(md.getColumns(null, null, "strata\\_no\\_such\\_table", null))).resultSet();
+            return value(md -> copy(md.getColumns(schema(md), null, "strata\\_no\\_such\\_table", null)))
+                    .resultSet();
         }
         return new Copied(all.columns, rows).resultSet();
     }
@@ -232,24 +241,24 @@ final class StrataDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public ResultSet getPrimaryKeys(String catalog, String schema, String table) throws SQLException {
-        return ofTable(catalog, table, (md, actual) -> md.getPrimaryKeys(null, null, actual));
+        return ofTable(catalog, table, (md, actual) -> md.getPrimaryKeys(schema(md), null, actual));
     }
 
     @Override
     public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate)
             throws SQLException {
-        return ofTable(catalog, table, (md, actual) -> md.getIndexInfo(null, null, actual, unique,
+        return ofTable(catalog, table, (md, actual) -> md.getIndexInfo(schema(md), null, actual, unique,
                 approximate));
     }
 
     @Override
     public ResultSet getImportedKeys(String catalog, String schema, String table) throws SQLException {
-        return ofTable(catalog, table, (md, actual) -> md.getImportedKeys(null, null, actual));
+        return ofTable(catalog, table, (md, actual) -> md.getImportedKeys(schema(md), null, actual));
     }
 
     @Override
     public ResultSet getExportedKeys(String catalog, String schema, String table) throws SQLException {
-        return ofTable(catalog, table, (md, actual) -> md.getExportedKeys(null, null, actual));
+        return ofTable(catalog, table, (md, actual) -> md.getExportedKeys(schema(md), null, actual));
     }
 
     @FunctionalInterface
