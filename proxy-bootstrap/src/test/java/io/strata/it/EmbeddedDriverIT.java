@@ -103,9 +103,12 @@ class EmbeddedDriverIT {
                 "SELECT DISTINCT note FROM t_order WHERE order_id > ? AND amount < ?",
                 "SELECT SUM(amount), MIN(created), MAX(note) FROM t_order WHERE created >= ? OR user_id = ?",
                 "SELECT order_id FROM t_order WHERE user_id <> ? ORDER BY order_id LIMIT ?",
-                "SELECT order_id, status FROM t_order WHERE status = ? OR status IS NULL ORDER BY 1"};
+                "SELECT order_id, status FROM t_order WHERE status = ? OR status IS NULL ORDER BY 1",
+                // a LIMIT written in numbers: the shape is planned once, its units run prepared
+                "SELECT order_id, amount FROM t_order WHERE amount > ? ORDER BY amount, order_id LIMIT 7",
+                "SELECT order_id, note FROM t_order WHERE user_id <> ? ORDER BY note, order_id LIMIT 3, 5"};
         Object[][] values = {{10, 7L}, {(short) 1, 2}, {20L, 120}, {17, new BigDecimal("50.5")},
-                {java.sql.Date.valueOf("2026-01-05"), (byte) 3}, {4, 9}, {"paid"}};
+                {java.sql.Date.valueOf("2026-01-05"), (byte) 3}, {4, 9}, {"paid"}, {50}, {2}};
         try (Connection plain = plain(true); Connection embedded = strata.getConnection()) {
             for (int q = 0; q < sqls.length; q++) {
                 try (PreparedStatement p = plain.prepareStatement(sqls[q]);
@@ -114,9 +117,11 @@ class EmbeddedDriverIT {
                         p.setObject(i + 1, values[q][i]);
                         e.setObject(i + 1, values[q][i]);
                     }
-                    try (ResultSet expected = p.executeQuery(); ResultSet actual = e.executeQuery()) {
-                        assertEquals(answer(sqls[q], expected), answer(sqls[q], actual),
-                                sqls[q] + " " + Arrays.asList(values[q]));
+                    for (int run = 0; run < 2; run++) { // the second from the plan the first left
+                        try (ResultSet expected = p.executeQuery(); ResultSet actual = e.executeQuery()) {
+                            assertEquals(answer(sqls[q], expected), answer(sqls[q], actual),
+                                    sqls[q] + " " + Arrays.asList(values[q]) + ", run " + run);
+                        }
                     }
                 }
             }

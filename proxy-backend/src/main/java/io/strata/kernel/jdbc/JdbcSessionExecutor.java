@@ -24,7 +24,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -142,7 +141,7 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
                     connections.rollback();
                 }
                 case SET -> {
-                    Boolean autocommit = autocommit(info);
+                    Boolean autocommit = info.autocommitSet();
                     if (autocommit == null) {
                         return null;
                     }
@@ -156,22 +155,6 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
             return new Outcome.Failure(JdbcUnits.error(e));
         }
         return new Outcome.Update(new UpdateResult(0, 0, connections.statusFlags(), 0, ""));
-    }
-
-    /** {@code SET [SESSION] autocommit = 0 | 1 | ON | OFF | TRUE | FALSE} alone: its value, else null. */
-    private static Boolean autocommit(SqlStatementInfo info) {
-        int at = info.tokenIs(1, "SESSION") ? 2 : 1;
-        String name = info.token(at).toLowerCase(Locale.ROOT);
-        if (!name.equals("autocommit") && !name.equals("@@autocommit") && !name.equals("@@session.autocommit")
-                || !info.token(at + 1).equals("=") || info.tokens().size() != at + 3) {
-            return null;
-        }
-        String value = info.token(at + 2).toUpperCase(Locale.ROOT);
-        return switch (value) {
-            case "1", "ON", "TRUE" -> true;
-            case "0", "OFF", "FALSE" -> false;
-            default -> null;
-        };
     }
 
     /** One unit on its data source's connection (the one the session holds there, else a pooled one). */

@@ -108,21 +108,28 @@ public record SqlStatementInfo(SqlKind kind, List<String> tokens, boolean multiS
         }
         return switch (kind) {
             case COMMIT, ROLLBACK, BEGIN -> true;
-            case SET -> setsAutocommitOn();
+            case SET -> Boolean.TRUE.equals(autocommitSet());
             default -> false;
         };
     }
 
-    /** {@code SET [SESSION | @@SESSION. | @@] autocommit = 1 | ON | TRUE}, alone. */
-    private boolean setsAutocommitOn() {
+    /**
+     * The value of {@code SET [SESSION | @@SESSION. | @@] autocommit = 1 | ON | TRUE | 0 | OFF | FALSE}, alone; null
+     * for any other statement.
+     */
+    public Boolean autocommitSet() {
         int at = tokenIs(1, "SESSION") ? 2 : 1;
         String name = token(at).toLowerCase(java.util.Locale.ROOT);
-        if (!name.equals("autocommit") && !name.equals("@@autocommit") && !name.equals("@@session.autocommit")
-                || !token(at + 1).equals("=") || tokens.size() != at + 3) {
-            return false;
+        if (kind != SqlKind.SET || multiStatement || !name.equals("autocommit") && !name.equals("@@autocommit")
+                && !name.equals("@@session.autocommit") || !token(at + 1).equals("=") || tokens.size() != at + 3) {
+            return null;
         }
-        String value = token(at + 2);
-        return value.equals("1") || value.equalsIgnoreCase("ON") || value.equalsIgnoreCase("TRUE");
+        String value = token(at + 2).toUpperCase(java.util.Locale.ROOT);
+        return switch (value) {
+            case "1", "ON", "TRUE" -> true;
+            case "0", "OFF", "FALSE" -> false;
+            default -> null;
+        };
     }
 
     /** The token at {@code index}, or "" past the end. */
