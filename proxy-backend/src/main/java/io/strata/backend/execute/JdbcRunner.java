@@ -28,7 +28,10 @@ import io.strata.protocol.ServerStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.strata.backend.jdbc.UnitOptions;
+import io.strata.rule.ResultMerge;
 import io.strata.rule.RouteResult;
+import io.strata.rule.RouteUnit;
 import io.strata.rule.StatementContext.Hold;
 import io.strata.rule.sql.SqlClassifier;
 import io.strata.rule.sql.SqlKind;
@@ -65,10 +68,8 @@ public final class JdbcRunner implements StatementRunner {
     private final Channel client;
     private final SessionState session;
     private final Completion completion;
-    private Connection pinned;
-    /** The data source of {@link #pinned}. */
-    private volatile String pinnedDataSource;
-    private boolean pinnedDirty;
+    /** The connections the session keeps, one per data source its transaction or state reached. */
+    private final JdbcConnections connections = new JdbcConnections();
     private volatile ResultWriter writer;
     private volatile boolean running;
     /** The JDBC side of the session's prepared statements, by client statement id. */
@@ -96,6 +97,10 @@ public final class JdbcRunner implements StatementRunner {
             throw new MySQLException(new ErrPacket(1064, "42000", syntaxError(command.sql())));
         }
         SqlStatementInfo info = command.info();
+        if (endsTransactionElsewhere(command, info)) {
+            fanOut(command, everyKept(), null);
+            return;
+        }
         // The connections speak utf8mb4 whatever the client does: SET NAMES is Strata's to answer, unless it sets
         // more (variables, or a utf8mb4 collation, which the connection can take; another set's cannot: README)
         boolean connectionsCharset = connectionsCharset(info);
@@ -205,24 +210,12 @@ public final class JdbcRunner implements StatementRunner {
         boolean foundRows = Capabilities.has(session.capabilities(), Capabilities.CLIENT_FOUND_ROWS);
         HikariDataSource pool = jdbc.get(command.database(), command.dataSource(), foundRows);
         running = true;
-        Connection kept = pinned;
-        Connection left = null;
-        if (kept != null && !command.dataSource().equals(pinnedDataSource)) {
-            if (session.hasServerState()) {
-                running = false;
-                command.payload().release();
-                throw ErrorCode.UNSUPPORTED.exception("moving a session with an open transaction or session "
-                        + "state to another data source (" + pinnedDataSource + " -> " + command.dataSource() + ")");
-            }
-            left = kept; // kept only for SHOW WARNINGS: the statement goes elsewhere, the connection back
-            kept = null;
-            pinned = null;
-        }
-        Connection use = kept;
-        Connection giveBack = left;
+        Connection use = connections.on(command.dataSource());
+        // kept only for SHOW WARNINGS: the statement goes elsewhere, they go back
+        boolean giveBack = use == null && connections.onOtherThan(command.dataSource()) && !session.hasServerState();
         VIRTUAL.newThread(() -> {
-            if (giveBack != null) {
-                close(giveBack, true); // its warnings may quote the session's values: not the next session's
+            if (giveBack) {
+                giveBackAll(true); // their warnings may quote the session's values: not the next session's
             }
             execute(pool, use, command, out, info, again, work);
         }).start();
@@ -240,10 +233,9 @@ public final class JdbcRunner implements StatementRunner {
         while (true) {
             try {
                 if (connection == null) {
-                    connection = pool.getConnection();
-                    jdbc.variables().sync(connection, wantedVariables(), session.autocommit());
+                    connection = borrow(pool);
                 }
-                boolean inSchema = useSchema(connection, command, out);
+                boolean inSchema = useSchema(connection, command, command.dataSource(), out);
                 // HikariCP hands out a new wrapper per borrow: the same object is the same lease
                 if (session.needsLastInsertId(info, connection, 0)) {
                     try (Statement set = connection.createStatement()) {
@@ -261,19 +253,20 @@ public final class JdbcRunner implements StatementRunner {
                 if (info != null) { // a query or an execute: prepares, fetches and resets leave the counts
                     session.counted(info, out.rowCount(), out.foundRows());
                 }
-                pinnedDirty |= info != null && info.pinsSession();
+                if (info != null && info.pinsSession()) {
+                    connections.dirty(command.dataSource());
+                }
                 List<String> followed = info == null ? List.of() : followed(info);
                 if (!followed.isEmpty() && !out.failed()) {
-                    followVariables(connection, followed);
+                    followVariables(connection, command.dataSource(), followed);
                 }
-                keepOrReturn(connection);
-                pinnedDataSource = pinned == null ? null : command.dataSource();
+                keepOrReturn(command.dataSource(), connection);
             } catch (SQLException e) {
                 boolean nothingSent = !out.written();
                 if (command.retryable() && nothingSent && (connection == null || isConnectionError(e))) {
                     // A read that found its replica dead before answering anything: it goes elsewhere.
                     if (connection != null) {
-                        discard(pool, connection);
+                        discard(pool, command.dataSource(), connection);
                     }
                     running = false;
                     client.eventLoop().execute(() -> retryElsewhere(command, e, again));
@@ -281,7 +274,7 @@ public final class JdbcRunner implements StatementRunner {
                 }
                 if (kept == null && connection != null && !retried && nothingSent && isConnectionError(e)
                         && harmlessToRepeat(info)) {
-                    discard(pool, connection);
+                    discard(pool, command.dataSource(), connection);
                     connection = null;
                     retried = true;
                     continue;
@@ -289,12 +282,12 @@ public final class JdbcRunner implements StatementRunner {
                 ErrPacket err = failure(command.database(), command.dataSource(), pool, connection, e);
                 out.error(err.errorCode(), err.sqlState(), err.message());
                 if (connection != null) {
-                    discard(pool, connection);
+                    discard(pool, command.dataSource(), connection);
                     session.lostServerState(); // a transaction or variables on that connection are gone with it
                 }
             } catch (InterruptedException e) {
                 LOG.debug("session {}: client went away mid-result", session.connectionId());
-                discard(pool, connection);
+                discard(pool, command.dataSource(), connection);
             } catch (RuntimeException e) {
                 // Strata's own fault, not the statement's: the client hears it instead of waiting for ever, and the
                 // connection, in a state nobody knows, goes.
@@ -302,7 +295,7 @@ public final class JdbcRunner implements StatementRunner {
                 ErrPacket err = ErrorCode.INTERNAL.packet(String.valueOf(e));
                 out.error(err.errorCode(), err.sqlState(), err.message());
                 if (connection != null) {
-                    discard(pool, connection);
+                    discard(pool, command.dataSource(), connection);
                     session.lostServerState();
                 }
             }
@@ -319,7 +312,8 @@ public final class JdbcRunner implements StatementRunner {
      * connection can be made equal later. When they cannot be read (MySQL 8 has no tx_isolation), the session keeps
      * this connection for good, as the relay does; the client already has its OK.
      */
-    private void followVariables(Connection connection, List<String> names) throws SQLException {
+    private void followVariables(Connection connection, String dataSource, List<String> names)
+            throws SQLException {
         try {
             StateSync.follow(session.variables(),
                     jdbc.variables().readBack(connection, names, wantedVariables()));
@@ -329,7 +323,7 @@ public final class JdbcRunner implements StatementRunner {
             }
             LOG.debug("session {}: {}", session.connectionId(), e.getMessage());
             session.holdsServerState(true);
-            pinnedDirty = true;
+            connections.dirty(dataSource);
         }
     }
 
@@ -339,9 +333,10 @@ public final class JdbcRunner implements StatementRunner {
      * session tracking, so this costs a round trip only when it differs; it is set on the driver's own connection,
      * out of HikariCP's sight, which would otherwise set it back at every return to the pool.
      */
-    private boolean useSchema(Connection connection, Command command, ResultWriter out) throws SQLException {
+    boolean useSchema(Connection connection, Command command, String dataSource, ResultWriter out)
+            throws SQLException {
         String schema = command.schemaOn(config.databases().get(command.database()).dataSources()
-                .get(command.dataSource()).schema());
+                .get(dataSource).schema());
         if (schema.isEmpty()) {
             return true;
         }
@@ -363,30 +358,147 @@ public final class JdbcRunner implements StatementRunner {
                 && !session.inTransaction() && session.autocommit();
     }
 
+    /**
+     * A route whose answer Strata makes: several units, or one a rule rewrote. Their answers are merged by
+     * {@link JdbcFanOut} on a virtual thread; an execute's values are decoded here, on the client's loop.
+     */
     @Override
     public void fanOut(Command command, RouteResult route, PreparedStatement statement) {
+        String sql;
+        List<Object> values = null;
+        if (statement == null) {
+            for (RouteUnit unit : route.units()) {
+                if (unit.rewritten() && !unit.params().isEmpty()) {
+                    command.payload().release(); // a unit's values are an execute's, which a text command has none of
+                    throw ErrorCode.UNSUPPORTED.exception("rewritten statements with parameters");
+                }
+            }
+            sql = statementText(command.payload());
+        } else {
+            JdbcStatement prepared = statements.get(statement.id());
+            if (prepared == null) {
+                command.payload().release();
+                throw ErrorCode.UNKNOWN_STMT_HANDLER.exception(statement.id(), "mysqld_stmt_execute");
+            }
+            values = java.util.Arrays.asList(parameters(command.payload(), statement, prepared));
+            sql = prepared.sql();
+        }
         command.payload().release();
-        throw ErrorCode.UNSUPPORTED.exception("routes of several units with executor: jdbc");
+        ResultWriter out = writer(command, statement != null);
+        UnitOptions options = new UnitOptions(0, 0, 0,
+                statement != null ? UnitOptions.Cells.BINARY : UnitOptions.Cells.TEXT, collation(), maxBytesPerChar());
+        JdbcFanOut fanOut = new JdbcFanOut(this, command, route, sql, values, out, options);
+        boolean giveBack = !session.hasServerState() && !connections.isEmpty();
+        running = true;
+        VIRTUAL.newThread(() -> {
+            if (giveBack) {
+                giveBackAll(true); // kept only for SHOW WARNINGS, which the next statement replaces
+            }
+            try {
+                fanOut.run();
+            } catch (InterruptedException e) {
+                LOG.debug("session {}: client went away mid-result", session.connectionId());
+            } catch (RuntimeException e) {
+                LOG.error("session {}: the statement failed inside Strata", session.connectionId(), e);
+                if (!out.written()) {
+                    ErrPacket err = ErrorCode.INTERNAL.packet(String.valueOf(e));
+                    out.error(err.errorCode(), err.sqlState(), err.message());
+                }
+            }
+            running = false;
+            out.flush();
+            if (completion.closed()) {
+                giveBackAll(true);
+            }
+            client.eventLoop().execute(completion::done);
+        }).start();
+    }
+
+    /**
+     * A COMMIT, ROLLBACK, BEGIN or SET autocommit = 1 while the session keeps connections on other data sources than
+     * the command's: the statement goes to every one of them (the transaction reached them), as the relay does.
+     */
+    private boolean endsTransactionElsewhere(Command command, SqlStatementInfo info) {
+        return info != null && info.endsTransaction() && connections.onOtherThan(command.dataSource());
+    }
+
+    private RouteResult everyKept() {
+        return new RouteResult(connections.dataSources().stream().map(RouteUnit::new).toList(), ResultMerge.ONE_COPY,
+                false);
+    }
+
+    SessionState session() {
+        return session;
+    }
+
+    HikariDataSource pool(String database, String dataSource) {
+        return jdbc.get(database, dataSource, Capabilities.has(session.capabilities(),
+                Capabilities.CLIENT_FOUND_ROWS));
+    }
+
+    /** The connection the session keeps on {@code dataSource}, or null. */
+    Connection kept(String dataSource) {
+        return connections.on(dataSource);
+    }
+
+    void markDirty(String dataSource) {
+        connections.dirty(dataSource);
     }
 
     @Override
     public Map<String, Hold> held() {
-        String dataSource = pinned != null && session.needsPinnedConnection() ? pinnedDataSource : null;
-        return dataSource == null ? Map.of()
-                : Map.of(dataSource, session.hasServerState() ? Hold.STATE : Hold.WARNINGS);
+        if (connections.isEmpty() || !session.needsPinnedConnection()) {
+            return Map.of();
+        }
+        Hold hold = session.hasServerState() ? Hold.STATE : Hold.WARNINGS;
+        Map<String, Hold> held = new java.util.LinkedHashMap<>();
+        connections.dataSources().forEach(dataSource -> held.put(dataSource, hold));
+        return held;
     }
 
-    private void keepOrReturn(Connection connection) throws SQLException {
+    /**
+     * After a statement on {@code dataSource}: the session keeps the connection while something of its own lives
+     * there; else it goes back, and so do those it kept on other data sources (their transaction ended).
+     */
+    void keepOrReturn(String dataSource, Connection connection) throws SQLException {
         if (completion.closed()) {
-            pinned = null;
             takeCursors().forEach(PreparedExecutor.Cursor::close);
-            close(connection, pinnedDirty || session.needsPinnedConnection());
+            boolean dirty = connections.forget(dataSource);
+            close(connection, dirty || session.needsPinnedConnection());
+            giveBackAll(true);
         } else if (session.needsPinnedConnection()) {
-            pinned = connection;
+            connections.keep(dataSource, connection);
         } else {
-            pinned = null;
+            connections.forget(dataSource);
             connection.close();
+            giveBackAll(false);
         }
+    }
+
+    /** Every kept connection goes back to its pool, reset first when {@code reset} or when it is dirty. */
+    void giveBackAll(boolean reset) {
+        connections.takeAll().forEach((dataSource, connection) ->
+                close(connection, connections.forget(dataSource) || reset));
+    }
+
+    /**
+     * A connection fresh from the pool, in the session's state: its variables and autocommit, and the session's open
+     * transaction joined (a transaction begun on another data source reaches this one, as the relay's does).
+     */
+    Connection borrow(HikariDataSource pool) throws SQLException {
+        Connection connection = pool.getConnection();
+        try {
+            jdbc.variables().sync(connection, wantedVariables(), session.autocommit());
+            if (session.inTransaction() && session.autocommit()) {
+                try (Statement begin = connection.createStatement()) {
+                    begin.execute(session.transactionStart());
+                }
+            }
+        } catch (SQLException e) {
+            pool.evictConnection(connection);
+            throw e;
+        }
+        return connection;
     }
 
     /** Runs the work; a read is known to the health check meanwhile, which may abort it on a replica that hangs. */
@@ -452,9 +564,10 @@ public final class JdbcRunner implements StatementRunner {
     }
 
     /** A broken connection leaves HikariCP's pool for good. */
-    private void discard(HikariDataSource pool, Connection connection) {
-        pinned = null;
-        pinnedDirty = false;
+    void discard(HikariDataSource pool, String dataSource, Connection connection) {
+        connections.forget(dataSource);
+        // what the session had there is gone, and its transaction with it: what it began elsewhere is reset too
+        connections.dataSources().forEach(connections::dirty);
         if (connection != null) {
             pool.evictConnection(connection);
         }
@@ -462,7 +575,6 @@ public final class JdbcRunner implements StatementRunner {
 
     /** Back to HikariCP, reset first when the session left state on it; a connection that fails that is closed. */
     private void close(Connection connection, boolean reset) {
-        pinnedDirty = false;
         try {
             if (reset) {
                 connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
@@ -560,6 +672,11 @@ public final class JdbcRunner implements StatementRunner {
             completion.done(); // COM_STMT_SEND_LONG_DATA has no response
             return;
         }
+        if (command.kind() == io.strata.backend.relay.ResponseKind.QUERY
+                && endsTransactionElsewhere(command, statement.info())) {
+            fanOut(command, everyKept(), statement); // a prepared COMMIT, ROLLBACK...: as run() does
+            return;
+        }
         switch (command.kind()) {
             case QUERY -> execute(command, statement, kept);
             case FETCH -> fetch(command, statement, kept);
@@ -568,8 +685,12 @@ public final class JdbcRunner implements StatementRunner {
     }
 
     private void execute(Command command, PreparedStatement statement, JdbcStatement kept) {
-        ByteBuf payload = command.payload();
-        Object[] values;
+        Object[] values = parameters(command.payload(), statement, kept);
+        execute(command, statement, kept, values, ComStmtExecute.opensCursor(command.payload()));
+    }
+
+    /** An execute's parameter values; a malformed one releases the payload and refuses (1835 or 1210). */
+    private Object[] parameters(ByteBuf payload, PreparedStatement statement, JdbcStatement kept) {
         try {
             byte[] types = ComStmtExecute.types(payload, statement.params());
             if (types != null) {
@@ -577,13 +698,12 @@ public final class JdbcRunner implements StatementRunner {
             } else if (statement.params() > 0 && statement.types() == null) {
                 throw ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute");
             }
-            values = ExecuteParameters.decode(payload, statement.params(), statement.types(), kept.takeLongData(),
+            return ExecuteParameters.decode(payload, statement.params(), statement.types(), kept.takeLongData(),
                     Charsets.java(session.charset()));
         } catch (RuntimeException e) {
             payload.release(); // the types or values end before the packet does: the client hears 1835 or 1210
             throw e;
         }
-        execute(command, statement, kept, values, ComStmtExecute.opensCursor(payload));
     }
 
     /** Runs an execute whose parameter values are decoded (once: a rerouted execute has no long data left). */
@@ -671,17 +791,13 @@ public final class JdbcRunner implements StatementRunner {
     public CompletableFuture<Void> releaseSession() {
         List<PreparedExecutor.Cursor> cursors = takeCursors();
         statements.clear(); // the session's statements go with it (COM_RESET_CONNECTION, COM_CHANGE_USER)
-        Connection connection = pinned;
-        pinned = null;
-        boolean reset = pinnedDirty || session.needsPinnedConnection(); // see RelayRunner.giveBack
-        if (connection == null && cursors.isEmpty()) {
+        boolean reset = session.needsPinnedConnection(); // see RelayRunner.giveBack
+        if (connections.isEmpty() && cursors.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         return CompletableFuture.runAsync(() -> {
             cursors.forEach(PreparedExecutor.Cursor::close);
-            if (connection != null) {
-                close(connection, reset);
-            }
+            giveBackAll(reset);
         }, task -> VIRTUAL.newThread(task).start());
     }
 

@@ -98,12 +98,16 @@ public final class JdbcExecutor {
             }
             for (int i = 0; i < cells.length; i++) {
                 ColumnMetadata column = columns.get(i);
-                cells[i] = binary ? BinaryCells.read(rs, i + 1, column)
-                        : column.binaryValue() ? rs.getBytes(i + 1) : text(rs.getString(i + 1), column);
+                cells[i] = binary ? BinaryCells.read(rs, i + 1, column) : textCell(rs, i + 1, column);
             }
             sink.row(cells);
         }
         return false;
+    }
+
+    /** A value as the text protocol has it: bytes for a binary column, else its text. */
+    static Object textCell(ResultSet rs, int index, ColumnMetadata column) throws SQLException {
+        return column.binaryValue() ? rs.getBytes(index) : text(rs.getString(index), column);
     }
 
     /**

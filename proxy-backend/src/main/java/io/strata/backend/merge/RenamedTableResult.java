@@ -45,7 +45,32 @@ public final class RenamedTableResult implements QueryResult {
     public Row next() throws InterruptedException {
         Row row = rows.next();
         // the answering unit ran a text statement of its own (the actual table's name in it): its rows are text
+        if (row instanceof Row.Cells cells) {
+            return renamed(cells); // a JDBC unit's values
+        }
         return row instanceof Row.Packet packet && !packet.binary() ? renamed(packet) : row;
+    }
+
+    /** The first three values (the only ones renamed) as UTF-8 bytes, renamed, and back in their own form. */
+    private Row renamed(Row.Cells row) {
+        Object[] values = row.values();
+        byte[][] cells = new byte[Math.min(values.length, 3)][];
+        for (int i = 0; i < cells.length; i++) {
+            cells[i] = values[i] instanceof String text ? text.getBytes(StandardCharsets.UTF_8)
+                    : values[i] instanceof byte[] bytes ? bytes : null;
+        }
+        if (!rename(cells)) {
+            return row;
+        }
+        Object[] out = values.clone();
+        for (int i = 0; i < cells.length; i++) {
+            if (values[i] instanceof String) {
+                out[i] = new String(cells[i], StandardCharsets.UTF_8);
+            } else if (values[i] instanceof byte[]) {
+                out[i] = cells[i];
+            }
+        }
+        return new Row.Cells(out);
     }
 
     private Row renamed(Row.Packet packet) {

@@ -2,6 +2,8 @@ package io.strata.kernel.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.strata.backend.jdbc.JdbcDataSources;
+import io.strata.backend.jdbc.JdbcUnits;
+import io.strata.backend.jdbc.UnitOptions;
 import io.strata.backend.merge.MemoryBound;
 import io.strata.backend.merge.MergeColumns;
 import io.strata.backend.merge.RenamedTableResult;
@@ -168,8 +170,10 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
             return new ErrorResult(ErrorCode.BACKEND_UNAVAILABLE.packet(unit.dataSource() + " of " + routed.database(),
                     JdbcUnits.message(e)));
         }
-        return JdbcUnits.run(lease, unit, routed.statement(), options.withFetchSize(fetchSize), this::keys,
-                inPlace);
+        String sql = unit.rewritten() ? unit.sql() : routed.statement().sql();
+        List<Object> values = unit.rewritten() ? (unit.params().isEmpty() ? null : unit.params())
+                : routed.statement().parameters();
+        return JdbcUnits.run(lease, sql, values, options.forUnit(fetchSize, inPlace), this::keys);
     }
 
     private void keys(List<Long> keys) {
@@ -222,8 +226,10 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
     public record StatementOptions(int fetchSize, int maxRows, int queryTimeoutSeconds) {
         public static final StatementOptions DEFAULT = new StatementOptions(0, 0, 0);
 
-        StatementOptions withFetchSize(int size) {
-            return size == fetchSize ? this : new StatementOptions(size, maxRows, queryTimeoutSeconds);
+        /** A unit's options: rows read in place by the driver's result set, or copied as binary values to merge. */
+        UnitOptions forUnit(int unitFetchSize, boolean inPlace) {
+            return new UnitOptions(unitFetchSize, maxRows, queryTimeoutSeconds,
+                    inPlace ? UnitOptions.Cells.IN_PLACE : UnitOptions.Cells.BINARY, 0, 0);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.strata.kernel.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.strata.backend.jdbc.UnitConnection;
 import io.strata.protocol.ServerStatus;
 import io.strata.rule.StatementContext;
 
@@ -228,7 +229,7 @@ public final class SessionConnections implements AutoCloseable {
     }
 
     /** A connection a statement runs on, counted by the answers still reading from it. */
-    final class Lease {
+    final class Lease implements UnitConnection {
         private final HikariDataSource pool;
         private final String dataSource;
         private final Connection connection;
@@ -243,7 +244,8 @@ public final class SessionConnections implements AutoCloseable {
             this.kept = kept;
         }
 
-        Connection connection() {
+        @Override
+        public Connection connection() {
             return connection;
         }
 
@@ -252,20 +254,24 @@ public final class SessionConnections implements AutoCloseable {
         }
 
         /** An answer starts reading from the connection. */
-        synchronized void opened() {
+        @Override
+        public synchronized void opened() {
             open++;
         }
 
-        void running(Statement statement) {
+        @Override
+        public void running(Statement statement) {
             running.add(statement);
         }
 
-        void stopped(Statement statement) {
+        @Override
+        public void stopped(Statement statement) {
             running.remove(statement);
         }
 
         /** An answer was read (or dropped): the connection goes back when nothing else reads from or keeps it. */
-        synchronized void done() {
+        @Override
+        public synchronized void done() {
             open--;
             closeIfUnused();
         }
@@ -274,7 +280,8 @@ public final class SessionConnections implements AutoCloseable {
          * The connection broke: it leaves its pool for good (a transaction it held then fails at its end, which
          * says so).
          */
-        void lost() {
+        @Override
+        public void lost() {
             pool.evictConnection(connection);
         }
 

@@ -1,8 +1,5 @@
-package io.strata.kernel.jdbc;
+package io.strata.backend.jdbc;
 
-import io.strata.backend.jdbc.BinaryCells;
-import io.strata.backend.jdbc.JdbcColumns;
-import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.backend.result.ColumnMetadata;
 import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.ResultException;
@@ -14,31 +11,32 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * A unit's result set as the kernel's {@link QueryResult}: rows pulled from the backend driver's {@link ResultSet} as
- * it streams them, each a {@link Row.Cells} of the values the merge compares (numbers as Longs, Floats and Doubles;
- * dates, times, decimals and text as text; binary values as bytes). Closing it closes the statement and hands its
- * connection back to its unit. In place ({@link #driverRows()}), the values stay in the driver's result set for the
- * host to read there: a one-unit answer needs no copy.
+ * A unit's result set as a {@link QueryResult}: rows pulled from the backend driver's {@link ResultSet} as it
+ * streams them, each a {@link Row.Cells} of the values the merge compares, read as the binary or the text protocol
+ * has them ({@link UnitOptions.Cells}). Closing it closes the statement and hands its connection back to its unit.
+ * In place ({@link #driverRows()}), the values stay in the driver's result set for the host to read there: a
+ * one-unit answer needs no copy.
  */
-final class JdbcRows implements QueryResult {
+public final class JdbcRows implements QueryResult {
 
     private final Statement statement;
     private final ResultSet rows;
     private final List<ColumnMetadata> columns;
     private final Runnable onClose;
-    private final boolean inPlace;
+    private final UnitOptions.Cells cells;
     /** What {@link #next()} answers in place: the row's values are the driver's. */
     private static final Row IN_PLACE = new Row.Cells(new Object[0]);
     private int statusFlags;
     private int warnings;
     private boolean closed;
 
-    JdbcRows(Statement statement, ResultSet rows, Runnable onClose, boolean inPlace) throws SQLException {
+    JdbcRows(Statement statement, ResultSet rows, Runnable onClose, UnitOptions options) throws SQLException {
         this.statement = statement;
         this.rows = rows;
-        this.columns = JdbcColumns.describe(rows.getMetaData());
+        this.columns = options.textCollationId() == 0 ? JdbcColumns.describe(rows.getMetaData())
+                : JdbcColumns.describe(rows.getMetaData(), options.textCollationId(), options.maxBytesPerChar());
         this.onClose = onClose;
-        this.inPlace = inPlace;
+        this.cells = options.cells();
         this.statusFlags = JdbcExecutor.statusFlags(statement.getConnection());
     }
 
@@ -55,14 +53,15 @@ final class JdbcRows implements QueryResult {
                 warnings = JdbcExecutor.warnings(statement.getConnection());
                 return null;
             }
-            if (inPlace) {
+            if (cells == UnitOptions.Cells.IN_PLACE) {
                 return IN_PLACE;
             }
-            Object[] cells = new Object[columns.size()];
-            for (int i = 0; i < cells.length; i++) {
-                cells[i] = BinaryCells.read(rows, i + 1, columns.get(i));
+            Object[] values = new Object[columns.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = cells == UnitOptions.Cells.BINARY ? BinaryCells.read(rows, i + 1, columns.get(i))
+                        : JdbcExecutor.textCell(rows, i + 1, columns.get(i));
             }
-            return new Row.Cells(cells);
+            return new Row.Cells(values);
         } catch (SQLException e) {
             throw new ResultException(JdbcUnits.error(e));
         }
@@ -70,7 +69,7 @@ final class JdbcRows implements QueryResult {
 
     @Override
     public ResultSet driverRows() {
-        return inPlace ? rows : null;
+        return cells == UnitOptions.Cells.IN_PLACE ? rows : null;
     }
 
     @Override

@@ -1,40 +1,36 @@
-package io.strata.kernel.jdbc;
+package io.strata.backend.jdbc;
 
-import io.strata.backend.jdbc.JdbcExecutor;
 import io.strata.backend.result.ErrorResult;
 import io.strata.backend.result.Result;
 import io.strata.backend.result.UpdateResult;
-import io.strata.kernel.Statement;
 import io.strata.protocol.ErrPacket;
-import io.strata.rule.RouteUnit;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Runs one unit of a route on its connection with MariaDB Connector/J: the client's statement, or the unit's own
- * rewritten one; prepared (server-side, cached per connection) when it has values, else as text. A result set is
- * streamed by the {@link JdbcRows} it answers with; an update is read at once, with its generated keys.
+ * Runs one unit of a route on its connection with MariaDB Connector/J: prepared (server-side, cached per
+ * connection) when it has values, else as text. A result set is streamed by the {@link JdbcRows} it answers with; an
+ * update is read at once, with its generated keys. The embedded driver and the proxy's JDBC executor both run their
+ * units here.
  */
-final class JdbcUnits {
+public final class JdbcUnits {
 
     private JdbcUnits() {
     }
 
     /**
+     * @param values  the values of the statement's {@code ?}, or null to run it as text
      * @param keys    told the keys an update generated, or null when nobody asks
-     * @param inPlace rows are read in the driver's result set by the host, not copied (a one-unit answer)
      */
-    static Result run(SessionConnections.Lease lease, RouteUnit unit, Statement statement,
-                      JdbcSessionExecutor.StatementOptions options, Consumer<List<Long>> keys, boolean inPlace) {
-        String sql = unit.rewritten() ? unit.sql() : statement.sql();
-        List<Object> values = unit.rewritten() ? (unit.params().isEmpty() ? null : unit.params())
-                : statement.parameters();
+    public static Result run(UnitConnection lease, String sql, List<Object> values, UnitOptions options,
+                             Consumer<List<Long>> keys) {
         Connection connection = lease.connection();
         java.sql.Statement running = null;
         lease.opened();
@@ -44,7 +40,11 @@ final class JdbcUnits {
                 PreparedStatement prepared = connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS);
                 running = prepared;
                 for (int i = 0; i < values.size(); i++) {
-                    prepared.setObject(i + 1, values.get(i));
+                    if (values.get(i) == null) {
+                        prepared.setNull(i + 1, Types.NULL);
+                    } else {
+                        prepared.setObject(i + 1, values.get(i));
+                    }
                 }
                 apply(prepared, options);
                 lease.running(prepared);
@@ -57,7 +57,7 @@ final class JdbcUnits {
             }
             lease.stopped(running);
             if (rows) {
-                return new JdbcRows(running, running.getResultSet(), lease::done, inPlace);
+                return new JdbcRows(running, running.getResultSet(), lease::done, options);
             }
             long affected = running.getLargeUpdateCount();
             List<Long> generated = keys != null || affected > 0 ? generatedKeys(running) : List.of();
@@ -86,7 +86,7 @@ final class JdbcUnits {
         }
     }
 
-    private static void apply(java.sql.Statement statement, JdbcSessionExecutor.StatementOptions options)
+    private static void apply(java.sql.Statement statement, UnitOptions options)
             throws SQLException {
         if (options.fetchSize() > 0) {
             statement.setFetchSize(options.fetchSize());
@@ -113,12 +113,12 @@ final class JdbcUnits {
     }
 
     /** A backend's error as the server said it (without the driver's "(conn=N)" prefix). */
-    static ErrPacket error(SQLException e) {
+    public static ErrPacket error(SQLException e) {
         return new ErrPacket(e.getErrorCode() == 0 ? 1105 : e.getErrorCode(),
                 e.getSQLState() == null ? "HY000" : e.getSQLState(), message(e));
     }
 
-    static String message(SQLException e) {
+    public static String message(SQLException e) {
         return JdbcExecutor.message(e);
     }
 }
