@@ -4,9 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.strata.backend.jdbc.JdbcUnits;
 import io.strata.backend.jdbc.UnitConnection;
 import io.strata.backend.jdbc.UnitOptions;
-import io.strata.backend.merge.MemoryBound;
-import io.strata.backend.merge.MergeColumns;
-import io.strata.backend.merge.RenamedTableResult;
 import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.relay.ResponseSummary;
@@ -17,7 +14,6 @@ import io.strata.backend.result.UpdateResult;
 import io.strata.backend.execute.StatementRunner.Command;
 import io.strata.config.DataSourceConfig;
 import io.strata.protocol.ErrorCode;
-import io.strata.rule.QueryMerge;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -172,7 +168,7 @@ final class JdbcFanOut {
         for (int i = 0; i < results.length; i++) {
             answers.add(new UnitAnswer(route.units().get(i).dataSource(), results[i]));
         }
-        Result combined = ResultMerger.merge(answers, route.merge(), mergeOf(answers), MemoryBound.DEFAULT);
+        Result combined = ResultMerger.merge(answers, route);
         if (combined instanceof ErrorResult) {
             for (Result result : results) {
                 if (result instanceof QueryResult rows) {
@@ -180,21 +176,7 @@ final class JdbcFanOut {
                 }
             }
         }
-        if (combined instanceof UpdateResult update && route.insertId() != 0) {
-            combined = new UpdateResult(update.affectedRows(), route.insertId(), update.statusFlags(),
-                    update.warnings(), update.info());
-        }
-        if (combined instanceof QueryResult rows && route.renamed() != null) {
-            combined = new RenamedTableResult(rows, route.renamed());
-        }
         return combined;
-    }
-
-    private QueryMerge mergeOf(List<UnitAnswer> answers) {
-        if (route.query() == null || !(answers.get(0).result() instanceof QueryResult first)) {
-            return null;
-        }
-        return MergeColumns.resolve(route.query(), first.columns());
     }
 
     /** The session follows what happened; each connection is kept (its transaction or state lives there) or goes. */

@@ -9,9 +9,6 @@ import io.strata.backend.connection.BackendStatement;
 import io.strata.backend.connection.StateSync;
 import io.strata.backend.execute.StatementRunner.Command;
 import io.strata.backend.execute.StatementRunner.Completion;
-import io.strata.backend.merge.MemoryBound;
-import io.strata.backend.merge.MergeColumns;
-import io.strata.backend.merge.RenamedTableResult;
 import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.relay.ResponseKind;
@@ -26,10 +23,6 @@ import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
 import io.strata.protocol.ServerStatus;
 import io.strata.protocol.MySQLException;
-import io.strata.rule.MergePlan;
-import io.strata.rule.QueryMerge;
-import io.strata.rule.RenamedTable;
-import io.strata.rule.ResultMerge;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.sql.SqlStatementInfo;
@@ -65,13 +58,8 @@ final class NativeFanOut {
     private final Channel client;
     private final Command command;
     private final List<RouteUnit> units;
-    private final ResultMerge merge;
-    /** How the units' result sets merge, or null to concatenate them. */
-    private final MergePlan query;
-    /** The first key the rule generated for an INSERT, reported as the OK packet's last insert id; 0 for none. */
-    private final long insertId;
-    /** The actual table the answer names, shown by its logical name, or null. */
-    private final RenamedTable renamed;
+    /** How the units' answers become the client's: merged, with a generated key, renamed. */
+    private final RouteResult route;
     /** Each data source's units, by index, in route order: they run one after another on its connection. */
     private final Map<String, List<Integer>> byDataSource = new LinkedHashMap<>();
     /** The prepared statement an execute runs, or null for a text statement. */
@@ -86,10 +74,7 @@ final class NativeFanOut {
         this.client = client;
         this.command = command;
         this.units = route.units();
-        this.merge = route.merge();
-        this.query = route.query();
-        this.insertId = route.insertId();
-        this.renamed = route.renamed();
+        this.route = route;
         this.statement = statement;
         for (int i = 0; i < units.size(); i++) {
             byDataSource.computeIfAbsent(units.get(i).dataSource(), ds -> new ArrayList<>()).add(i);
@@ -323,7 +308,7 @@ final class NativeFanOut {
         for (int i = 0; i < results.size(); i++) {
             answers.add(new UnitAnswer(units.get(i).dataSource(), results.get(i).answer().join()));
         }
-        Result combined = ResultMerger.merge(answers, merge, mergeOf(answers), MemoryBound.DEFAULT);
+        Result combined = ResultMerger.merge(answers, route);
         if (combined instanceof ErrorResult) {
             for (NativeResult result : results) {
                 ErrPacket deadlock = DeadlockDetector.victimError(result.connection());
@@ -331,13 +316,6 @@ final class NativeFanOut {
                     combined = new ErrorResult(deadlock);
                 }
             }
-        }
-        if (combined instanceof UpdateResult update && insertId != 0) {
-            combined = new UpdateResult(update.affectedRows(), insertId, update.statusFlags(), update.warnings(),
-                    update.info());
-        }
-        if (combined instanceof QueryResult rows && renamed != null) {
-            combined = new RenamedTableResult(rows, renamed);
         }
         // units that ran as text statements answered text rows; the client's execute wants binary rows
         Result merged = combined instanceof QueryResult rows && statement != null
@@ -405,14 +383,6 @@ final class NativeFanOut {
             LOG.debug("session {}: a unit failed inside a transaction", session.connectionId());
         }
         completion.done();
-    }
-
-    /** The merge of the units' result sets, placed over their columns, or null to concatenate them. */
-    private QueryMerge mergeOf(List<UnitAnswer> answers) {
-        if (query == null || !(answers.get(0).result() instanceof QueryResult first)) {
-            return null;
-        }
-        return MergeColumns.resolve(query, first.columns());
     }
 
     private void onLoop(Runnable task) {

@@ -8,6 +8,7 @@ import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ServerStatus;
 import io.strata.rule.QueryMerge;
 import io.strata.rule.ResultMerge;
+import io.strata.rule.RouteResult;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,34 @@ import java.util.StringJoiner;
 public final class ResultMerger {
 
     private ResultMerger() {
+    }
+
+    /**
+     * The answers of a route's units as the client gets them: merged as the route says (its merge plan placed over
+     * the first result set's columns), an INSERT's OK with the key the rule generated, and a result set that names an
+     * actual table with the logical name. Every executor's fan-out ends here.
+     *
+     * @param answers in the route's unit order
+     */
+    public static Result merge(List<UnitAnswer> answers, RouteResult route) {
+        QueryMerge query = route.query() != null && answers.get(0).result() instanceof QueryResult first
+                ? MergeColumns.resolve(route.query(), first.columns()) : null;
+        return asRouted(merge(answers, route.merge(), query, MemoryBound.DEFAULT), route);
+    }
+
+    /**
+     * An answer (merged, or a one-unit route's own) as the client gets it: an INSERT's OK with the key the rule
+     * generated, and a result set that names an actual table with the logical name.
+     */
+    public static Result asRouted(Result combined, RouteResult route) {
+        if (combined instanceof UpdateResult update && route.insertId() != 0) {
+            combined = new UpdateResult(update.affectedRows(), route.insertId(), update.statusFlags(),
+                    update.warnings(), update.info());
+        }
+        if (combined instanceof QueryResult rows && route.renamed() != null) {
+            combined = new RenamedTableResult(rows, route.renamed());
+        }
+        return combined;
     }
 
     /** @param answers in the route's unit order */

@@ -4,19 +4,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.strata.backend.jdbc.JdbcDataSources;
 import io.strata.backend.jdbc.JdbcUnits;
 import io.strata.backend.jdbc.UnitOptions;
-import io.strata.backend.merge.MemoryBound;
-import io.strata.backend.merge.MergeColumns;
-import io.strata.backend.merge.RenamedTableResult;
 import io.strata.backend.merge.ResultMerger;
 import io.strata.backend.merge.UnitAnswer;
 import io.strata.backend.result.ErrorResult;
-import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.Result;
 import io.strata.backend.result.UpdateResult;
 import io.strata.kernel.Executor;
 import io.strata.kernel.Outcome;
 import io.strata.protocol.ErrorCode;
-import io.strata.rule.QueryMerge;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
 import io.strata.rule.StatementContext;
@@ -110,15 +105,11 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
         }
         RouteResult route = routed.route();
         Result combined = route.units().size() == 1
-                ? unit(routed, route.units().get(0), options.fetchSize(), route.renamed() == null)
+                ? ResultMerger.asRouted(unit(routed, route.units().get(0), options.fetchSize(),
+                        route.renamed() == null), route)
                 : merged(routed, route);
-        if (combined instanceof UpdateResult update && route.insertId() != 0) {
+        if (combined instanceof UpdateResult && route.insertId() != 0) {
             generatedKeys = List.of(route.insertId());
-            combined = new UpdateResult(update.affectedRows(), route.insertId(), update.statusFlags(),
-                    update.warnings(), update.info());
-        }
-        if (combined instanceof QueryResult rows && route.renamed() != null) {
-            combined = new RenamedTableResult(rows, route.renamed());
         }
         return Outcome.of(combined);
     }
@@ -211,15 +202,7 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
         for (int i = 0; i < units.size(); i++) {
             answers.add(new UnitAnswer(units.get(i).dataSource(), results[i]));
         }
-        return ResultMerger.merge(answers, route.merge(), mergeOf(route, answers), MemoryBound.DEFAULT);
-    }
-
-    /** The merge of the units' result sets, placed over their columns, or null to concatenate them. */
-    private static QueryMerge mergeOf(RouteResult route, List<UnitAnswer> answers) {
-        if (route.query() == null || !(answers.get(0).result() instanceof QueryResult first)) {
-            return null;
-        }
-        return MergeColumns.resolve(route.query(), first.columns());
+        return ResultMerger.merge(answers, route);
     }
 
     /** The per-statement settings of JDBC's Statement that reach the backend's. */
