@@ -151,12 +151,12 @@ public final class RuleChain {
             Steering steering = routed.steering();
             if (next.steering() == Steering.NONE && steering != Steering.NONE) {
                 next = next.withSteering(steering); // a later rule's fresh route keeps what a query rule asked
-            } else if (next.steering().rewritten() != null && next.steering() != steering) {
+            } else if (next.steering() != steering && next.steering().rewritten() != null) {
                 context = context.withStatement(SqlClassifier.classify(next.steering().rewritten()));
             }
             routed = next;
         }
-        if (routed.steering().rewritten() != null && routed.passThrough()) {
+        if (routed.steering() != Steering.NONE && routed.steering().rewritten() != null && routed.passThrough()) {
             routed = rewritten(routed, context);
         }
         if (shownDatabase != null && context.statement() != null

@@ -545,7 +545,7 @@ public final class BackendConnection {
     }
 
     public boolean deprecateEof() {
-        return Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
+        return (capabilities & Capabilities.CLIENT_DEPRECATE_EOF) != 0; // a constant: per command, no call
     }
 
     public long createdNanos() {

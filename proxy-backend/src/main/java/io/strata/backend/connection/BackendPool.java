@@ -89,6 +89,9 @@ public final class BackendPool implements AutoCloseable {
     private String lastFailure = "none";
     private boolean closed;
     private final LeakDetector leaks;
+    private final boolean leakDetection;
+    /** The data source's schema, which every command's connection is checked against. */
+    private final String schema;
 
     public BackendPool(DataSourceConfig config, BackendConnector connector, EventLoopGroup timers) {
         this.config = config;
@@ -103,6 +106,8 @@ public final class BackendPool implements AutoCloseable {
                 EXPIRY_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         this.leaks = new LeakDetector(config.name(), config.leakDetectionThresholdMillis(), timers,
                 this::connections);
+        this.leakDetection = config.leakDetectionThresholdMillis() > 0;
+        this.schema = config.schema();
     }
 
     /** Connections reported as leaked (leakDetectionThreshold) since the start. */
@@ -117,6 +122,11 @@ public final class BackendPool implements AutoCloseable {
 
     public String name() {
         return config.name();
+    }
+
+    /** The data source's own schema ({@code config().schema()}). */
+    public String schema() {
+        return schema;
     }
 
     public DataSourceConfig config() {
@@ -135,7 +145,8 @@ public final class BackendPool implements AutoCloseable {
      */
     public CompletableFuture<BackendConnection> acquire(int flavor, EventLoop loop) {
         CompletableFuture<BackendConnection> future = new CompletableFuture<>();
-        Throwable borrowedAt = leaks.borrowing(); // the caller's stack, while it is the caller's thread
+        // the caller's stack, while it is the caller's thread; off (the default), not even a call
+        Throwable borrowedAt = leakDetection ? leaks.borrowing() : null;
         BackendConnection ready;
         synchronized (this) {
             if (closed) {
@@ -154,7 +165,9 @@ public final class BackendPool implements AutoCloseable {
                         : future.whenComplete((connection, error) -> leaks.lent(connection, borrowedAt));
             }
         }
-        leaks.lent(ready, borrowedAt);
+        if (borrowedAt != null) {
+            leaks.lent(ready, borrowedAt);
+        }
         future.complete(ready);
         return future;
     }
@@ -168,7 +181,9 @@ public final class BackendPool implements AutoCloseable {
         synchronized (this) {
             ready = closed ? null : takeIdle(flavor, loop);
         }
-        leaks.lent(ready, leaks.borrowing());
+        if (leakDetection) {
+            leaks.lent(ready, leaks.borrowing());
+        }
         return ready;
     }
 

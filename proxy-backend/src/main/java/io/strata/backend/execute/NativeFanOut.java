@@ -139,7 +139,7 @@ final class NativeFanOut {
 
     /** The unit's connection, in the session's state (its transaction joined, its statement prepared). */
     private CompletableFuture<BackendConnection> ready(BackendPool pool, RouteUnit unit) {
-        String schema = command.schemaOn(pool.config().schema());
+        String schema = command.schemaOn(pool.schema());
         SqlStatementInfo info = unit.rewritten() ? null : command.info();
         PreparedStatement prepared = prepared(unit);
         BackendConnection held = connections.heldOn(pool);

@@ -189,7 +189,7 @@ public final class RelayRunner implements StatementRunner {
                                 Consumer<Command> rerun, Consumer<BackendConnection> then) {
         Runnable retry = () -> rerun.accept(command);
         BackendPool pool = backends.pool(command.database(), command.dataSource());
-        String schema = command.schemaOn(pool.config().schema());
+        String schema = command.schemaOn(pool.schema());
         BackendConnection ready;
         try {
             ready = connections.take(pool);

@@ -145,18 +145,17 @@ public final class SessionState {
     }
 
     public boolean deprecateEof() {
-        return Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
+        return (capabilities & Capabilities.CLIENT_DEPRECATE_EOF) != 0; // a constant: per command, no call
     }
 
     /** The capability bits a backend connection must share with this client. */
     public int flavor() {
         return capabilities & Capabilities.FLAVOR_MASK
-                | (Capabilities.has(mariaDbCapabilities, Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO)
-                ? Capabilities.FLAVOR_EXTENDED_TYPE_INFO : 0);
+                | (extendedTypeInfo() ? Capabilities.FLAVOR_EXTENDED_TYPE_INFO : 0);
     }
 
     public boolean extendedTypeInfo() {
-        return Capabilities.has(mariaDbCapabilities, Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO);
+        return (mariaDbCapabilities & Capabilities.MARIADB_CLIENT_EXTENDED_TYPE_INFO) != 0; // per command: no call
     }
 
     public int mariaDbCapabilities() {

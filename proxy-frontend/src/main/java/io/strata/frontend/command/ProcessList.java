@@ -66,27 +66,12 @@ final class ProcessList {
                 || info.tokens().size() == 3 && info.tokenIs(1, "FULL") && info.tokenIs(2, "PROCESSLIST"))) {
             return Optional.of(show(rows(context, session), info.tokenIs(1, "FULL")));
         }
-        if (info.kind() == SqlKind.SELECT && mentionsProcessList(info.sql()) && namesProcessList(info.tokens())) {
+        if (info.kind() == SqlKind.SELECT && StatementCommands.mentionsProcessList(info.sql())
+                && namesProcessList(info.tokens())) {
             return Optional.of(select(rows(context, session), info.sql()));
         }
         return Optional.empty();
     }
-
-    /**
-     * Whether the word PROCESSLIST is in the text, in any case: one pass over its characters, where looking at its
-     * tokens would make them (every SELECT comes here).
-     */
-    static boolean mentionsProcessList(String sql) {
-        for (int at = sql.length() - WORD.length(); at >= 0; at--) {
-            char c = sql.charAt(at);
-            if ((c == 'P' || c == 'p') && sql.regionMatches(true, at, WORD, 0, WORD.length())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static final String WORD = "PROCESSLIST";
 
     private static boolean namesProcessList(List<String> tokens) {
         for (int i = 0; i + 2 < tokens.size(); i++) {

@@ -96,21 +96,7 @@ final class StatementCommands {
             if (info.kind() == SqlKind.KILL && answers.kill(info, next)) {
                 return;
             }
-            if (LocalQueries.setReadFrom(session, info)) {
-                state.counted(info, 0, ResponseSummary.UNCHANGED); // as a SET on the server
-                answers.ok(next);
-                return;
-            }
-            Optional<LocalResultSet> local = local(info);
-            if (local.isPresent() && local.get() == AdminStatements.OK) {
-                answers.ok(next);
-                return;
-            }
-            if (local.isPresent()) {
-                local.get().write(channel, next, state.deprecateEof(), state.extendedTypeInfo(),
-                        state.statusFlags());
-                state.counted(info, -1, local.get().rows().size());
-                answers.done();
+            if (mayAnswerLocally(info) && answeredLocally(info, next)) {
                 return;
             }
         }
@@ -118,6 +104,56 @@ final class StatementCommands {
                 session.remoteHost(), info, state.database()) : null;
         route(query.payload(), next, ResponseKind.QUERY, sql, info, schemaStatementIn != null ? schemaStatementIn
                 : currentDatabase());
+    }
+
+    /**
+     * Whether Strata may answer the statement itself (see {@link #local}): SHOW, SET and FLUSH, a SELECT of four
+     * tokens or fewer (its variables, the session's functions) or one naming the process list. Every other
+     * statement, an OLTP load's, goes on to its route without asking the local answers one by one.
+     */
+    static boolean mayAnswerLocally(SqlStatementInfo info) {
+        return switch (info.kind()) {
+            case SHOW, SET, OTHER -> true;
+            case SELECT -> info.tokens().size() <= 4 || mentionsProcessList(info.sql());
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the word PROCESSLIST is in the text, in any case: one pass over its characters, where looking at
+     * its tokens would make them.
+     */
+    static boolean mentionsProcessList(String sql) {
+        for (int at = sql.length() - PROCESSLIST.length(); at >= 0; at--) {
+            char c = sql.charAt(at);
+            if ((c == 'P' || c == 'p') && sql.regionMatches(true, at, PROCESSLIST, 0, PROCESSLIST.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final String PROCESSLIST = "PROCESSLIST";
+
+    /** A statement Strata answers itself is answered: SET strata_read_from, an admin statement, a local query. */
+    private boolean answeredLocally(SqlStatementInfo info, int next) {
+        if (LocalQueries.setReadFrom(session, info)) {
+            state.counted(info, 0, ResponseSummary.UNCHANGED); // as a SET on the server
+            answers.ok(next);
+            return true;
+        }
+        Optional<LocalResultSet> local = local(info);
+        if (local.isPresent() && local.get() == AdminStatements.OK) {
+            answers.ok(next);
+            return true;
+        }
+        if (local.isPresent()) {
+            local.get().write(channel, next, state.deprecateEof(), state.extendedTypeInfo(), state.statusFlags());
+            state.counted(info, -1, local.get().rows().size());
+            answers.done();
+            return true;
+        }
+        return false;
     }
 
     /** What Strata answers itself: admin statements (for administrators only), the process list, local queries. */
