@@ -255,10 +255,45 @@ class EmbeddedDriverIT {
                 assertTrue(rs.next());
                 assertEquals(serverB.port(), rs.getInt(1), "user 0 is test traffic: read on the shadow");
             }
+            // the reads answer, text and prepared, as Connector/J on the side that holds their rows
+            try (Connection prod = serverA.connect("em_prod", "strata", "strata");
+                 Connection shadow = serverB.connect("em_shadow", "strata", "strata")) {
+                for (boolean prepared : new boolean[]{false, true}) {
+                    for (String sql : List.of("SELECT * FROM t_order WHERE user_id = 0 ORDER BY order_id",
+                            "SELECT order_id, status FROM t_order WHERE user_id = 0 AND order_id > 1",
+                            "SELECT COUNT(*), MAX(order_id) FROM t_order WHERE user_id = 0")) {
+                        assertEquals(answer(shadow, sql, prepared), answer(c, sql, prepared), sql);
+                    }
+                    for (String sql : List.of("SELECT * FROM t_order WHERE user_id = 7 ORDER BY order_id",
+                            "SELECT user_id, COUNT(*) FROM t_order GROUP BY user_id",
+                            "SELECT status, order_id + 1 AS next_id FROM t_order WHERE order_id < 10")) {
+                        assertEquals(answer(prod, sql, prepared), answer(c, sql, prepared), sql);
+                    }
+                }
+            }
         }
         assertEquals(List.of(List.of("1"), List.of("3")), read(serverB, "em_shadow",
                 "SELECT order_id FROM t_order ORDER BY order_id"));
         assertEquals(List.of(List.of("2")), read(serverA, "em_prod", "SELECT order_id FROM t_order"));
+    }
+
+    @Test
+    void warningsOfAStatementOnOneShardAreTheServers() throws SQLException {
+        try (Connection c = strata.getConnection(); Statement st = c.createStatement()) {
+            // the row is there: IGNORE makes the duplicate key a warning (1062), in strict mode too
+            assertEquals(0, st.executeUpdate("INSERT IGNORE INTO t_order (order_id, user_id, status) "
+                    + "VALUES (7, 10, 'dup')"));
+            assertEquals(1062, st.getWarnings().getErrorCode(), st.getWarnings().getMessage());
+            assertEquals(1062, c.getWarnings().getErrorCode());
+            try (ResultSet rs = st.executeQuery("SELECT 1 / 0 FROM t_order WHERE order_id = 7 AND user_id = 10")) {
+                assertTrue(rs.next());
+                assertEquals(1365, st.getWarnings().getErrorCode(), "division by 0");
+            }
+            st.executeUpdate("UPDATE t_order SET note = note WHERE order_id = 7 AND user_id = 10");
+            assertEquals(null, st.getWarnings(), "a statement without warnings clears them");
+            c.clearWarnings();
+            assertEquals(null, c.getWarnings());
+        }
     }
 
     @Test

@@ -100,6 +100,10 @@ public final class StrataConnection implements Connection {
         return executor.generatedKeys();
     }
 
+    SQLWarning statementWarnings() {
+        return executor.warnings();
+    }
+
     static SQLException exception(ErrPacket error) {
         return new SQLException(error.message(), error.sqlState(), error.errorCode());
     }
@@ -274,15 +278,17 @@ public final class StrataConnection implements Connection {
         return level >= 0 ? level : TRANSACTION_REPEATABLE_READ;
     }
 
+    /** The last update's warnings (as Connector/J's connection answers its last statement's). */
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null;
+        return executor.warnings();
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        executor.clearWarnings();
     }
 
     @Override

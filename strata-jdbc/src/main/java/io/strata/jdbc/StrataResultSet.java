@@ -528,7 +528,15 @@ final class StrataResultSet extends ReadOnlyResultSet {
 
     @Override
     public SQLWarning getWarnings() {
-        return null;
+        return null; // warnings of reading rows: none arise in Strata
+    }
+
+    /** The warnings of the statement that answered, when one data source did: its driver's; else null. */
+    SQLWarning statementWarnings() throws SQLException {
+        if (driver == null || driver.isClosed() || driver.getStatement() == null) {
+            return null;
+        }
+        return driver.getStatement().getWarnings();
     }
 
     @Override

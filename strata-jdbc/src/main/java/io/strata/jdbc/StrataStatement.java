@@ -28,6 +28,8 @@ class StrataStatement implements Statement {
     private StrataResultSet current;
     private long updateCount = -1;
     private List<Long> generatedKeys = List.of();
+    /** An update's warnings, as the backend driver read them; null for none. */
+    private SQLWarning warnings;
     private final List<String> batch = new ArrayList<>();
     private boolean closed;
     private boolean closeOnCompletion;
@@ -43,6 +45,7 @@ class StrataStatement implements Statement {
     boolean run(io.strata.kernel.Statement statement) throws SQLException {
         checkOpen();
         closeCurrent();
+        warnings = null;
         if (use(statement.sql())) {
             return false;
         }
@@ -56,6 +59,7 @@ class StrataStatement implements Statement {
             case Outcome.Update update -> {
                 updateCount = update.update().affectedRows();
                 generatedKeys = connection.generatedKeys();
+                warnings = connection.statementWarnings();
                 return false;
             }
             default -> throw new SQLException("unexpected answer from the kernel: " + outcome, "HY000");
@@ -188,13 +192,19 @@ class StrataStatement implements Statement {
         connection.cancel();
     }
 
+    /**
+     * The last statement's warnings: an update's, or those of a result set of one data source (its statement's, read
+     * by the backend driver, which asks the server only when it counted some). A merged result's are not gathered.
+     */
     @Override
-    public SQLWarning getWarnings() {
-        return null;
+    public SQLWarning getWarnings() throws SQLException {
+        checkOpen();
+        return current != null ? current.statementWarnings() : warnings;
     }
 
     @Override
     public void clearWarnings() {
+        warnings = null;
     }
 
     @Override

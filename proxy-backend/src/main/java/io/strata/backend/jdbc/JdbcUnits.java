@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,12 +26,16 @@ public final class JdbcUnits {
     private JdbcUnits() {
     }
 
+    /** What an update left besides its count: the keys it generated, and its warnings (null for none). */
+    public record UpdateDetails(List<Long> keys, SQLWarning warnings) {
+    }
+
     /**
      * @param values  the values of the statement's {@code ?}, or null to run it as text
-     * @param keys    told the keys an update generated, or null when nobody asks
+     * @param details told what an update left (JDBC's getGeneratedKeys and getWarnings), or null when nobody asks
      */
     public static Result run(UnitConnection lease, String sql, List<Object> values, UnitOptions options,
-                             Consumer<List<Long>> keys) {
+                             Consumer<UpdateDetails> details) {
         Connection connection = lease.connection();
         java.sql.Statement running = null;
         lease.opened();
@@ -60,12 +65,14 @@ public final class JdbcUnits {
                 return new JdbcRows(running, running.getResultSet(), lease::done, options);
             }
             long affected = running.getLargeUpdateCount();
-            List<Long> generated = keys != null || affected > 0 ? generatedKeys(running) : List.of();
-            if (keys != null) {
-                keys.accept(generated);
+            List<Long> generated = details != null || affected > 0 ? generatedKeys(running) : List.of();
+            int warnings = JdbcExecutor.warnings(connection);
+            if (details != null) {
+                // read only when the server counted some: SHOW WARNINGS is a round trip of its own
+                details.accept(new UpdateDetails(generated, warnings > 0 ? running.getWarnings() : null));
             }
             UpdateResult update = new UpdateResult(affected, generated.isEmpty() ? 0 : generated.get(0),
-                    JdbcExecutor.statusFlags(connection), JdbcExecutor.warnings(connection), "");
+                    JdbcExecutor.statusFlags(connection), warnings, "");
             running.close();
             lease.done();
             return update;

@@ -44,6 +44,8 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
     private StatementOptions options = StatementOptions.DEFAULT;
     /** The keys the last statement generated, in order. */
     private List<Long> generatedKeys = List.of();
+    /** The warnings of the last statement, when it was an update of one unit that had some; else null. */
+    private java.sql.SQLWarning warnings;
 
     /** @param work where a statement's backend work runs: a {@link HandOff} runs it on the caller's thread */
     public JdbcSessionExecutor(java.util.concurrent.Executor work) {
@@ -62,6 +64,15 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
     /** The keys the last statement generated: an auto-increment's, or the first key a rule generated. */
     public List<Long> generatedKeys() {
         return generatedKeys;
+    }
+
+    /** The last statement's warnings (an update of one unit), as the backend driver read them; null for none. */
+    public java.sql.SQLWarning warnings() {
+        return warnings;
+    }
+
+    public void clearWarnings() {
+        warnings = null;
     }
 
     @Override
@@ -95,6 +106,7 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
 
     private Outcome run(Routed routed) throws InterruptedException {
         generatedKeys = List.of();
+        warnings = null;
         SqlStatementInfo info = routed.info();
         Outcome control = transactionControl(info);
         if (control != null) {
@@ -164,11 +176,14 @@ public final class JdbcSessionExecutor implements Executor, AutoCloseable {
         String sql = unit.rewritten() ? unit.sql() : routed.statement().sql();
         List<Object> values = unit.rewritten() ? (unit.params().isEmpty() ? null : unit.params())
                 : routed.statement().parameters();
-        return JdbcUnits.run(lease, sql, values, options.forUnit(fetchSize, inPlace), this::keys);
+        return JdbcUnits.run(lease, sql, values, options.forUnit(fetchSize, inPlace), this::updated);
     }
 
-    private void keys(List<Long> keys) {
-        generatedKeys = keys;
+    private void updated(JdbcUnits.UpdateDetails details) {
+        generatedKeys = details.keys();
+        if (details.warnings() != null) {
+            warnings = details.warnings();
+        }
     }
 
     /**
