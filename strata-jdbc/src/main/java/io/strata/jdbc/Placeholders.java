@@ -13,6 +13,24 @@ final class Placeholders {
         if (sql.indexOf('?') < 0) {
             return 0;
         }
+        Integer known = COUNTS.get(sql);
+        if (known != null) {
+            return known;
+        }
+        int count = lexed(sql);
+        if (COUNTS.size() >= MAX_CACHED) {
+            COUNTS.clear(); // a bound, not an LRU: an application prepares few distinct statements
+        }
+        COUNTS.put(sql, count);
+        return count;
+    }
+
+    /** Counts per statement text: an application prepares the same few statements again and again. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Integer> COUNTS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_CACHED = 4096;
+
+    private static int lexed(String sql) {
         MySqlLexer lexer = new MySqlLexer(sql).runExecutableComments();
         int count = 0;
         while (lexer.next()) {

@@ -224,8 +224,27 @@ public final class SessionState {
      * of comparing a session's copy byte by byte.
      */
     public void use(String database, String schema) {
-        this.database = database == null ? null : database.intern();
+        this.database = database == null ? null : canonical(database);
         this.schema = schema;
+    }
+
+    /**
+     * Database names as {@link String#intern()} has them, looked up in a map of their own: cheaper than the JVM's
+     * string table for every session that starts (an embedded connection is a session). A client's USE of
+     * arbitrary names cannot grow it past a bound.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> CANONICAL =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static String canonical(String database) {
+        String known = CANONICAL.get(database);
+        if (known == null) {
+            known = database.intern();
+            if (CANONICAL.size() < 1024) {
+                CANONICAL.put(known, known);
+            }
+        }
+        return known;
     }
 
     public boolean multiStatements() {
