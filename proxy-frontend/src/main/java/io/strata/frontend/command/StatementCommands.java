@@ -346,7 +346,7 @@ final class StatementCommands {
      * PREPARE, routed the same way, prepared that text. The relay runs such an execute as its units instead.
      */
     private boolean preparedAsRewritten(RouteResult route) {
-        return context.config().server().jdbcExecutor() && route.isSingle() && route.first().rewritten()
+        return life.runtime().config().server().jdbcExecutor() && route.isSingle() && route.first().rewritten()
                 && route.first().sql().equals(route.steering().rewritten());
     }
 
@@ -404,7 +404,7 @@ final class StatementCommands {
      */
     void initDb(String database, int next) {
         UserConfig user = user();
-        if (user.mayUse(database) && context.config().databases().containsKey(database)) {
+        if (user.mayUse(database) && life.runtime().config().databases().containsKey(database)) {
             state.use(database, null);
             answers.ok(next);
             return;
