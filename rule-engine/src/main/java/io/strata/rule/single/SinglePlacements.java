@@ -22,6 +22,8 @@ final class SinglePlacements {
     /** Tables found on several data sources: their data sources, in the order found. */
     private final Map<String, Set<String>> conflicts = new LinkedHashMap<>();
     private volatile NameSet names = new NameSet(List.of());
+    /** Tables other rules claim (sharded, their actual tables, broadcast), lower case: no single tables. */
+    private volatile Set<String> claimed = Set.of();
 
     /** The data source of {@code table} (any case), or null for a table it does not place. */
     String dataSourceOf(String table) {
@@ -47,6 +49,20 @@ final class SinglePlacements {
     /** The tables found on several data sources, with those data sources. */
     synchronized Map<String, Set<String>> conflicts() {
         return Map.copyOf(conflicts);
+    }
+
+    /** Tables other rules claim ({@code claimedNow}, lower case) are known as such from now on. */
+    synchronized void claimed(Set<String> claimedNow) {
+        if (!claimed.containsAll(claimedNow)) {
+            Set<String> all = new java.util.HashSet<>(claimed);
+            all.addAll(claimedNow);
+            claimed = Set.copyOf(all);
+        }
+    }
+
+    /** Whether another rule claims {@code table} (any case). */
+    boolean isClaimed(String table) {
+        return claimed.contains(table.toLowerCase(Locale.ROOT));
     }
 
     /** Every table placed, by its lower-case name. */

@@ -76,6 +76,7 @@ public final class SingleRule implements RoutingRule, TablePlacements.Source {
      * lower case) become single tables there.
      */
     public void found(String dataSource, Collection<String> tables, Set<String> claimed) {
+        placements.claimed(claimed);
         for (String table : tables) {
             if (!claimed.contains(table.toLowerCase(Locale.ROOT))
                     && patterns.stream().anyMatch(p -> p.covers(dataSource, table))) {
@@ -115,12 +116,15 @@ public final class SingleRule implements RoutingRule, TablePlacements.Source {
         }
         Set<String> dataSources = new LinkedHashSet<>();
         List<String> named = new ArrayList<>();
+        List<String> unplaced = new ArrayList<>();
         for (TableName table : parsed.tables()) {
-            String dataSource = table.schema() == null || table.schema().equalsIgnoreCase(database)
-                    ? placements.dataSourceOf(table.name()) : null;
+            boolean ofDatabase = table.schema() == null || table.schema().equalsIgnoreCase(database);
+            String dataSource = ofDatabase ? placements.dataSourceOf(table.name()) : null;
             if (dataSource != null) {
                 dataSources.add(dataSource);
                 named.add(table.name() + " (" + dataSource + ")");
+            } else if (ofDatabase && !placements.isClaimed(table.name()) && !table.name().equalsIgnoreCase("dual")) {
+                unplaced.add(table.name());
             }
         }
         if (dataSources.isEmpty()) {
@@ -134,6 +138,14 @@ public final class SingleRule implements RoutingRule, TablePlacements.Source {
         if (!routed.isSingle()) {
             throw refused("single table " + named.get(0) + " lives on one data source, and this statement also "
                     + "names tables another rule sends to several");
+        }
+        if (!unplaced.isEmpty() && !routed.first().dataSource().equals(dataSource)) {
+            // the others are read where the chain sends a table it does not know: Strata cannot tell that they
+            // live with the single table (or that another table of that name there is not theirs)
+            throw refused("single table " + named.get(0) + " lives on " + dataSource + ", and " + String.join(", ",
+                    unplaced) + ", which no rule places, is read on " + routed.first().dataSource()
+                    + ": list it in the SINGLE rule's tables (\"" + dataSource + ".<table>\" or \"*.*\") so that "
+                    + "Strata knows where it lives");
         }
         return on(routed, dataSource, "single: " + named.get(0));
     }

@@ -101,6 +101,27 @@ class SingleRuleTest {
     }
 
     @Test
+    void aTableNoRulePlacesJoinsASingleTableOnlyWhereTheChainReadsIt() {
+        RuleChain chain = started();
+        // t_other is no pattern's: a statement naming it alone runs on ds_0, the default route
+        assertEquals("[ds_0]", where(chain, "SELECT * FROM t_merchant m JOIN t_other o ON o.id = m.id"),
+                "t_merchant lives on ds_0 too");
+        RouteException refused = assertThrows(RouteException.class, () -> where(chain,
+                "SELECT * FROM t_user u JOIN t_other o ON o.user_id = u.id"));
+        assertEquals(1235, refused.errorCode());
+        assertTrue(refused.getMessage().contains("single table t_user (ds_1) lives on ds_1, and t_other, which no "
+                + "rule places, is read on ds_0"), refused.getMessage());
+        assertThrows(RouteException.class, () -> where(chain,
+                "UPDATE t_user SET name = 'x' WHERE id IN (SELECT user_id FROM t_other)"), "a subquery's table too");
+        assertEquals("[ds_1]", where(chain, "SELECT u.id, d.name FROM t_user u JOIN t_dict d ON d.code = u.code"),
+                "a broadcast table lives everywhere");
+        assertEquals("[ds_1]", where(chain, "SELECT u.id FROM t_user u JOIN information_schema.tables t "
+                + "ON t.table_name = u.name"), "another schema's table is not the database's");
+        assertEquals("[ds_1]", where(chain, "WITH o AS (SELECT 1 AS id) SELECT * FROM t_user u JOIN o ON o.id = u.id"),
+                "a CTE is no table");
+    }
+
+    @Test
     void aShardedTableJoinsASingleTableOnlyWhereItsShardsAreOnTheSingleTablesDataSource() {
         RuleChain chain = chain("""
                 - type: SINGLE
