@@ -2,7 +2,7 @@ package io.strata.kernel;
 
 import io.strata.backend.execute.SessionState;
 import io.strata.backend.relay.ResponseSummary;
-import io.strata.backend.result.ColumnMetadata;
+import io.strata.backend.result.ForwardingQueryResult;
 import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.ResultException;
 import io.strata.backend.result.Row;
@@ -140,19 +140,13 @@ public final class KernelSession implements AutoCloseable {
      * The executor's rows as the host pulls them, counted; closing them ends the statement, as a stage of the session,
      * before close returns. Pulled by one thread, the host's.
      */
-    private final class CountedRows implements QueryResult {
-        private final QueryResult rows;
+    private final class CountedRows extends ForwardingQueryResult {
         private final AtomicBoolean ended = new AtomicBoolean();
         private long count;
         private boolean failed;
 
         CountedRows(QueryResult rows) {
-            this.rows = rows;
-        }
-
-        @Override
-        public List<ColumnMetadata> columns() {
-            return rows.columns();
+            super(rows);
         }
 
         @Override
@@ -167,21 +161,6 @@ public final class KernelSession implements AutoCloseable {
                 failed = true;
                 throw e;
             }
-        }
-
-        @Override
-        public java.sql.ResultSet driverRows() {
-            return rows.driverRows();
-        }
-
-        @Override
-        public int statusFlags() {
-            return rows.statusFlags();
-        }
-
-        @Override
-        public int warnings() {
-            return rows.warnings();
         }
 
         @Override

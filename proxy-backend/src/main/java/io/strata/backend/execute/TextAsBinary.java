@@ -2,6 +2,7 @@ package io.strata.backend.execute;
 
 import io.netty.buffer.ByteBuf;
 import io.strata.backend.result.ColumnMetadata;
+import io.strata.backend.result.ForwardingQueryResult;
 import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.Row;
 import io.strata.protocol.ColumnType;
@@ -16,32 +17,20 @@ import java.util.List;
  * in the binary protocol (numbers parsed, dates and times as their text, everything else as its bytes). For the
  * units a rule rewrote, which run as text statements while the client executed a prepared one.
  */
-final class TextAsBinary implements QueryResult {
-
-    private final QueryResult text;
+final class TextAsBinary extends ForwardingQueryResult {
 
     TextAsBinary(QueryResult text) {
-        this.text = text;
-    }
-
-    @Override
-    public List<ColumnMetadata> columns() {
-        return text.columns();
-    }
-
-    @Override
-    public List<byte[]> columnPackets() {
-        return text.columnPackets();
+        super(text);
     }
 
     @Override
     public Row next() throws InterruptedException {
-        Row row = text.next();
+        Row row = rows.next();
         if (!(row instanceof Row.Packet packet) || packet.binary()) {
             return row;
         }
         try {
-            return new Row.Cells(cells(packet.payload(), text.columns()));
+            return new Row.Cells(cells(packet.payload(), rows.columns()));
         } finally {
             packet.payload().release();
         }
@@ -70,20 +59,5 @@ final class TextAsBinary implements QueryResult {
 
     private static String ascii(byte[] bytes) {
         return new String(bytes, StandardCharsets.US_ASCII);
-    }
-
-    @Override
-    public int statusFlags() {
-        return text.statusFlags();
-    }
-
-    @Override
-    public int warnings() {
-        return text.warnings();
-    }
-
-    @Override
-    public void close() {
-        text.close();
     }
 }

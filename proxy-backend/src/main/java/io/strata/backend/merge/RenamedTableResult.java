@@ -1,7 +1,7 @@
 package io.strata.backend.merge;
 
 import io.netty.buffer.ByteBuf;
-import io.strata.backend.result.ColumnMetadata;
+import io.strata.backend.result.ForwardingQueryResult;
 import io.strata.backend.result.QueryResult;
 import io.strata.backend.result.Row;
 import io.strata.protocol.MySQLBuf;
@@ -9,7 +9,6 @@ import io.strata.rule.RenamedTable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * A result set that names an actual table, shown with the table's logical name: a first column holding the actual
@@ -19,26 +18,15 @@ import java.util.List;
  * the CREATE TABLE statement's keys. Nothing else in the rows changes, so a column that happens to share a name keeps
  * it. Names compare as UTF-8 bytes.
  */
-public final class RenamedTableResult implements QueryResult {
+public final class RenamedTableResult extends ForwardingQueryResult {
 
-    private final QueryResult rows;
     private final byte[] actual;
     private final byte[] logical;
 
     public RenamedTableResult(QueryResult rows, RenamedTable table) {
-        this.rows = rows;
+        super(rows);
         this.actual = table.actual().getBytes(StandardCharsets.UTF_8);
         this.logical = table.logical().getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public List<ColumnMetadata> columns() {
-        return rows.columns();
-    }
-
-    @Override
-    public List<byte[]> columnPackets() {
-        return rows.columnPackets();
     }
 
     @Override
@@ -164,20 +152,5 @@ public final class RenamedTableResult implements QueryResult {
         System.arraycopy(logical, 0, renamed, at + quote, logical.length);
         System.arraycopy(cell, end, renamed, at + quote + logical.length, cell.length - end);
         return renamed;
-    }
-
-    @Override
-    public int statusFlags() {
-        return rows.statusFlags();
-    }
-
-    @Override
-    public int warnings() {
-        return rows.warnings();
-    }
-
-    @Override
-    public void close() {
-        rows.close();
     }
 }
