@@ -13,6 +13,7 @@ import io.strata.backend.result.Result;
 import io.strata.backend.result.UpdateResult;
 import io.strata.backend.execute.StatementRunner.Command;
 import io.strata.config.DataSourceConfig;
+import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.RouteResult;
 import io.strata.rule.RouteUnit;
@@ -122,8 +123,9 @@ final class JdbcFanOut {
             return true;
         } catch (SQLException e) {
             giveBack(fresh);
-            out.error(1429, "HY000", ErrorCode.BACKEND_UNAVAILABLE.packet(
-                    DataSourceConfig.describe(command.database(), dataSource), JdbcUnits.message(e)).message());
+            ErrPacket why = ErrorCode.BACKEND_UNAVAILABLE.packet(
+                    DataSourceConfig.describe(command.database(), dataSource), JdbcUnits.message(e));
+            out.error(why.errorCode(), why.sqlState(), why.message());
             return false;
         }
     }

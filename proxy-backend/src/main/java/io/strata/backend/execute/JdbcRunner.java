@@ -207,8 +207,7 @@ public final class JdbcRunner implements StatementRunner {
      */
     private void start(Command command, ResultWriter out, SqlStatementInfo info, Consumer<Command> again,
                        Work work) {
-        boolean foundRows = Capabilities.has(session.capabilities(), Capabilities.CLIENT_FOUND_ROWS);
-        HikariDataSource pool = jdbc.get(command.database(), command.dataSource(), foundRows);
+        HikariDataSource pool = pool(command.database(), command.dataSource());
         running = true;
         Connection use = connections.on(command.dataSource());
         // kept only for SHOW WARNINGS: the statement goes elsewhere, they go back
@@ -431,6 +430,7 @@ public final class JdbcRunner implements StatementRunner {
         return session;
     }
 
+    /** The data source's pool for this session: the one whose connections report found rows when the client asked. */
     HikariDataSource pool(String database, String dataSource) {
         return jdbc.get(database, dataSource, Capabilities.has(session.capabilities(),
                 Capabilities.CLIENT_FOUND_ROWS));
