@@ -302,8 +302,7 @@ public final class JdbcRunner implements StatementRunner {
         }
         command.payload().release();
         running = false;
-        out.flush();
-        client.eventLoop().execute(completion::done);
+        client.eventLoop().execute(() -> completion.done(out));
     }
 
     /**
@@ -405,11 +404,10 @@ public final class JdbcRunner implements StatementRunner {
                 }
             }
             running = false;
-            out.flush();
             if (completion.closed()) {
                 giveBackAll(true);
             }
-            client.eventLoop().execute(completion::done);
+            client.eventLoop().execute(() -> completion.done(out));
         }).start();
     }
 

@@ -328,9 +328,14 @@ final class NativeFanOut {
             if (merged instanceof QueryResult query) {
                 query.close();
             }
+        }
+        CompletableFuture<Void> ended = CompletableFuture.allOf(
+                results.stream().map(NativeResult::ended).toArray(CompletableFuture[]::new));
+        if (!ended.isDone()) {
+            // units still drain rows the merge did not need (a LIMIT met early): the client need not wait for them
             out.flush();
         }
-        CompletableFuture.allOf(results.stream().map(NativeResult::ended).toArray(CompletableFuture[]::new))
+        ended
                 .handle((ignored, error) -> null)
                 .thenRun(() -> onLoop(() -> settle(results, merged, out)));
     }
@@ -382,7 +387,7 @@ final class NativeFanOut {
         if (merged instanceof ErrorResult && session.inTransaction()) {
             LOG.debug("session {}: a unit failed inside a transaction", session.connectionId());
         }
-        completion.done();
+        completion.done(out);
     }
 
     private void onLoop(Runnable task) {

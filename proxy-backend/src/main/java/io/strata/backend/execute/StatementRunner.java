@@ -51,6 +51,13 @@ public interface StatementRunner {
         /** The client has the whole answer; the next command may run. */
         void done();
 
+        /**
+         * The whole answer is written to {@code answer} but not yet sent: the statement's end is recorded first
+         * (digests, slow log, process list), so whatever the client does once it has the answer already sees it
+         * counted; then the answer is flushed and the next command may run.
+         */
+        void done(ResultWriter answer);
+
         /** The command failed before or instead of an answer: the client gets {@code error}, then it is done. */
         void fail(int sequenceId, io.strata.protocol.ErrPacket error);
 

@@ -125,6 +125,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             }
 
             @Override
+            public void done(ResultWriter answer) {
+                answered(answer::flush);
+            }
+
+            @Override
             public boolean closed() {
                 return closed;
             }
@@ -145,8 +150,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             @Override
             public void fail(int sequenceId, ErrPacket error) {
                 state.answerFailed(true);
-                Responses.err(ctx.channel(), sequenceId, error);
-                CommandHandler.this.done();
+                answered(() -> Responses.err(ctx.channel(), sequenceId, error));
             }
 
             @Override
@@ -234,8 +238,20 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     /** The current command has been answered completely; the next may run. */
     private void done() {
+        answered(null);
+    }
+
+    /**
+     * The current command's answer is complete: its end is recorded (digests, slow log, process list) before
+     * {@code send} lets the client see the answer, so a client that reads the digests next finds it counted; then
+     * the next command may run.
+     */
+    private void answered(Runnable send) {
         localData = null; // an answer ends a file transfer too (the server may refuse it half-way)
         idleSinceNanos = life.ends();
+        if (send != null) {
+            send.run();
+        }
         busy = false;
         if (stopping && stopAtBoundary()) {
             return;
@@ -327,8 +343,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     }
 
     private void ok(int next) {
-        Responses.ok(ctx.channel(), next, new OkPacket(0, 0, state.statusFlags(), 0));
-        done();
+        answered(() -> Responses.ok(ctx.channel(), next, new OkPacket(0, 0, state.statusFlags(), 0)));
     }
 
     private void setOption(int option, int next) {
@@ -386,8 +401,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         ErrPacketLog.log(LOG, session, error);
         state.answerFailed(true);
         state.counted(-1, ResponseSummary.UNCHANGED); // as after a statement the server refused
-        Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error));
-        done();
+        answered(() -> Responses.err(ctx.channel(), (lastSequenceId + 1) & 0xFF, MySQLException.toErrPacket(error)));
     }
 
     /** A command starts: the process list shows it, and what its statement's answer says is counted from nothing. */
