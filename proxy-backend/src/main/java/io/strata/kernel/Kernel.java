@@ -14,8 +14,12 @@ public final class Kernel {
 
     private volatile StrataRuntime runtime;
     private final SessionRegistry sessions = new SessionRegistry();
-    private final DigestTable digests;
-    private final SlowLog slowLog;
+    private volatile DigestTable digests;
+    private volatile SlowLog slowLog;
+    /** Hears each statement's latency; null when nothing listens. */
+    private volatile StatementTimer timer;
+    /** Reads the configuration again and swaps it in; null where the host cannot (built from records). */
+    private volatile Reloader reloader;
 
     public Kernel(StrataRuntime runtime, DigestTable digests, SlowLog slowLog) {
         this.runtime = Objects.requireNonNull(runtime);
@@ -37,6 +41,33 @@ public final class Kernel {
         StrataRuntime previous = runtime;
         runtime = Objects.requireNonNull(next);
         return previous;
+    }
+
+    /**
+     * A reload changed server.digests or server.slowLog: statements ending from now on are counted into these
+     * (each null when off).
+     */
+    public synchronized void statistics(DigestTable digests, SlowLog slowLog) {
+        this.digests = digests;
+        this.slowLog = slowLog;
+    }
+
+    /** What hears each statement's latency, or null. */
+    public StatementTimer timer() {
+        return timer;
+    }
+
+    public void timer(StatementTimer timer) {
+        this.timer = timer;
+    }
+
+    /** What reloads this kernel's configuration, or null when nothing can. */
+    public Reloader reloader() {
+        return reloader;
+    }
+
+    public void reloader(Reloader reloader) {
+        this.reloader = reloader;
     }
 
     public SessionRegistry sessions() {

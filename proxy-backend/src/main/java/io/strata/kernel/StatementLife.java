@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +42,8 @@ public final class StatementLife {
     private static final Logger LOG = LoggerFactory.getLogger(StatementLife.class);
     /** Where digests say a statement Strata answered itself ran. */
     public static final String STRATA = "strata";
+    /** Where the latency histograms say a statement routed to several data sources ran. */
+    public static final String SEVERAL = "several";
 
     private final Kernel kernel;
     private final Session session;
@@ -48,6 +51,8 @@ public final class StatementLife {
     /** Where the session's stages run: a time limit's timer runs there, mirrors take connections of it first. */
     private final SessionThread thread;
     private StrataRuntime runtime;
+    /** Whether the session may move to a newer runtime now (see {@link #takesNewRuntimeWhen}). */
+    private BooleanSupplier settled;
     /** Counts commands, so that a timer set for one never acts on a later one. */
     private long number;
     private long startNanos;
@@ -64,6 +69,15 @@ public final class StatementLife {
     private boolean countedWrite;
     /** A query rule's time limit on the running statement, or null. */
     private ScheduledFuture<?> timeout;
+
+    /**
+     * A reload's runtime is taken only where the session is settled: it holds no backend connection (no
+     * transaction, no server state of its own), so nothing it began lives in the old runtime's pools. Until then it
+     * goes on with the runtime it began under. {@code settled} null: always settled.
+     */
+    public void takesNewRuntimeWhen(BooleanSupplier settled) {
+        this.settled = settled;
+    }
 
     public StatementLife(Kernel kernel, Session session, SessionThread thread) {
         this.kernel = kernel;
@@ -84,7 +98,10 @@ public final class StatementLife {
      */
     public void starts(String command, String sql) {
         long now = System.nanoTime();
-        runtime = kernel.runtime();
+        StrataRuntime latest = kernel.runtime();
+        if (latest != runtime && (settled == null || settled.getAsBoolean())) {
+            runtime = latest;
+        }
         number++;
         startNanos = now;
         running = true;
@@ -184,6 +201,12 @@ public final class StatementLife {
     }
 
     private void record(SqlStatementInfo statement, long elapsed, long now) {
+        StatementTimer timer = kernel.timer();
+        if (timer != null) {
+            String where = dataSources == null ? STRATA : dataSources.indexOf(',') < 0 ? dataSources : SEVERAL;
+            timer.ended(database == null ? STRATA : database, where, statement.kind(), state.answerFailed(),
+                    elapsed);
+        }
         if (kernel.digests() != null) {
             kernel.digests().add(new DigestKey(digest(statement), session.user(), database,
                             dataSources == null ? STRATA : dataSources), now, elapsed / 1000, state.answerRows(),

@@ -42,6 +42,10 @@ public enum ErrorCode {
             + "%s ms)"),
     MALFORMED_PACKET(1835, "HY000", "Malformed communication packet: %s"),
     UNSUPPORTED(1235, "42000", "This version of Strata doesn't yet support '%s'"),
+    /** A reload's configuration has a mistake: MySQL's ER_WRONG_ARGUMENTS-like class, said with the file's words. */
+    CONFIG_REFUSED(1105, "HY000", "Configuration refused, the running one stays: %s"),
+    /** ALTER STRATA DATA SOURCE naming what it cannot act on. */
+    DATA_SOURCE_REFUSED(1210, "HY000", "Incorrect arguments to ALTER STRATA DATA SOURCE: %s"),
     INTERNAL(1105, "HY000", "Unknown error in Strata: %s");
 
     private final int code;

@@ -43,12 +43,26 @@ public final class Main {
             System.exit(1);
             return;
         }
+        reloadOnHangUp(strata);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             strata.stop(); // SIGTERM (bin/stop.sh): running statements and open transactions may finish
             stopped.countDown();
         }, "strata-shutdown"));
         stopped.await();
+    }
+
+    /**
+     * SIGHUP (bin/reload.sh) reloads the configuration, as HAProxy and nginx do; the outcome is in the log (a
+     * refused configuration leaves the running one). sun.misc.Signal is the JDK's only way to catch a signal.
+     */
+    private static void reloadOnHangUp(Strata strata) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> strata.reload("SIGHUP")
+                    .exceptionally(refused -> null));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("SIGHUP cannot be caught here ({}): reload with RELOAD STRATA CONFIG", e.getMessage());
+        }
     }
 
     private static String value(String[] args, int index, String option) {

@@ -34,7 +34,14 @@ import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.strata.bootstrap.reload.ConfigReloader;
+import io.strata.bootstrap.reload.ConfigWatcher;
+import io.strata.bootstrap.metrics.ReloadMeters;
+import io.strata.kernel.Reloader;
+
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -55,29 +62,27 @@ public final class Strata implements AutoCloseable {
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    private final Backends backends;
-    private final JdbcDataSources jdbc;
+    private final Kernel kernel;
     private final FrontendServer server;
-    private final HealthMonitor monitor;
+    private final AtomicReference<HealthMonitor> monitor;
     private final MetricsEndpoint metrics;
-    private final SlowLog slowLog;
-    private final SessionRegistry sessions;
+    private final ConfigReloader reloader;
+    private final ConfigWatcher watcher;
     private final long shutdownTimeoutMillis;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private Strata(EventLoopGroup boss, EventLoopGroup workers, Backends backends, JdbcDataSources jdbc,
-                   FrontendServer server, HealthMonitor monitor, MetricsEndpoint metrics, SlowLog slowLog,
-                   SessionRegistry sessions, long shutdownTimeoutMillis) {
-        this.sessions = sessions;
+    private Strata(EventLoopGroup boss, EventLoopGroup workers, Kernel kernel, FrontendServer server,
+                   AtomicReference<HealthMonitor> monitor, MetricsEndpoint metrics, ConfigReloader reloader,
+                   ConfigWatcher watcher, long shutdownTimeoutMillis) {
+        this.kernel = kernel;
         this.shutdownTimeoutMillis = shutdownTimeoutMillis;
         this.monitor = monitor;
-        this.slowLog = slowLog;
         this.metrics = metrics;
         this.boss = boss;
         this.workers = workers;
-        this.backends = backends;
-        this.jdbc = jdbc;
         this.server = server;
+        this.reloader = reloader;
+        this.watcher = watcher;
     }
 
     public static Builder builder() {
@@ -94,8 +99,24 @@ public final class Strata implements AutoCloseable {
         return metrics == null ? -1 : metrics.port();
     }
 
+    /** The native backend pools of the running configuration. */
     public Backends backends() {
-        return backends;
+        return kernel.runtime().backends();
+    }
+
+    /**
+     * Reads the conf folder again and swaps the configuration in between statements (as RELOAD STRATA CONFIG and
+     * SIGHUP do).
+     *
+     * @return the version now running; fails with the configuration's error when refused (the running one stays)
+     * @throws IllegalStateException when the server was built from records, not from a conf folder
+     */
+    public CompletableFuture<Reloader.Version> reload(String trigger) {
+        if (reloader == null) {
+            throw new IllegalStateException("this Strata was built from configuration records: there is no conf "
+                    + "folder to reload");
+        }
+        return reloader.reload(trigger);
     }
 
     /**
@@ -109,6 +130,7 @@ public final class Strata implements AutoCloseable {
         }
         server.close();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMillis);
+        SessionRegistry sessions = kernel.sessions();
         for (Session session : sessions.all()) {
             session.client().stopAtBoundary();
         }
@@ -137,17 +159,24 @@ public final class Strata implements AutoCloseable {
             return;
         }
         server.close();
+        if (watcher != null) {
+            watcher.close();
+        }
+        if (reloader != null) {
+            reloader.close(); // no reload from now on; pools still draining close
+        }
         if (metrics != null) {
             metrics.close();
         }
-        monitor.close();
-        backends.close();
-        if (jdbc != null) {
-            jdbc.close();
+        monitor.get().close();
+        StrataRuntime runtime = kernel.runtime();
+        runtime.backends().close();
+        if (runtime.jdbc() != null) {
+            runtime.jdbc().close();
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        if (slowLog != null) {
-            slowLog.close(); // after the sessions: the statements they finish are written too
+        if (kernel.slowLog() != null) {
+            kernel.slowLog().close(); // after the sessions: the statements they finish are written too
         }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         LOG.info("Strata stopped");
@@ -181,11 +210,10 @@ public final class Strata implements AutoCloseable {
          * @throws io.strata.config.ConfigException when the configuration is wrong
          */
         public Strata start() {
-            StrataConfig resolved = config != null ? config : ConfigLoader.load(confDir != null ? confDir
+            StrataConfig filed = config != null ? config : ConfigLoader.load(confDir != null ? confDir
                     : Path.of("conf"));
-            if (port != null) {
-                resolved = new StrataConfig(resolved.server().withPort(port), resolved.databases());
-            }
+            StrataConfig resolved = port == null ? filed
+                    : new StrataConfig(filed.server().withPort(port), filed.databases());
             Startup.warnOfMistypedHashes(resolved);
             HealthRegistry health = new HealthRegistry();
             Map<String, RuleChain> chains = Startup.ruleChains(resolved, health);
@@ -199,6 +227,7 @@ public final class Strata implements AutoCloseable {
             MetricsEndpoint metrics = metricsConfig.enabled() ? MetricsEndpoint.create(metricsConfig) : null;
             JdbcDataSources jdbc = null;
             SlowLog slowLog = null;
+            ConfigReloader reloader = null;
             try {
                 jdbc = resolved.server().jdbcExecutor()
                         ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
@@ -207,32 +236,42 @@ public final class Strata implements AutoCloseable {
                 SlowLogConfig slow = resolved.server().slowLog();
                 slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
                 DigestsConfig digests = resolved.server().digests();
-                Kernel kernel = new Kernel(new StrataRuntime(resolved, chains, backends, jdbc, health,
-                        new Mirrors(backends)), digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
+                StrataRuntime runtime = new StrataRuntime(resolved, chains, backends, jdbc, health,
+                        new Mirrors(backends));
+                Kernel kernel = new Kernel(runtime, digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
                         slowLog);
-                FrontendContext context = new FrontendContext(kernel, new Authenticator(resolved.server()),
+                Authenticator authenticator = new Authenticator(resolved.server());
+                FrontendContext context = new FrontendContext(kernel, authenticator,
                         Tls.serverContext(resolved.server().tls()), new FrontendStats());
+                // Checks start before clients are served, so replicas prove themselves before they get reads.
+                AtomicReference<HealthMonitor> monitor = new AtomicReference<>(startMonitor(runtime));
+                if (config == null) {
+                    reloader = new ConfigReloader(confDir != null ? confDir : Path.of("conf"), filed, kernel,
+                            authenticator, workers, metrics == null ? null : metrics.hikariTracker(),
+                            next -> monitor.getAndSet(startMonitor(next)).close());
+                    kernel.reloader(reloader);
+                }
                 if (metrics != null) {
                     metrics.start(context);
+                    if (reloader != null) {
+                        ReloadMeters.bind(metrics.registry(), reloader);
+                    }
                     LOG.info("Metrics at http://{}:{}/metrics", metricsConfig.host(), metrics.port());
                 }
                 FrontendServer server = FrontendServer.bind(context, boss, workers, clientLoops);
                 LOG.info("Strata listening on {}:{} ({} transport, {} executor) for logical databases {}",
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
-                // Checks start before clients are served, so replicas prove themselves before they get reads.
-                JdbcDataSources jdbcPools = jdbc;
-                HealthMonitor monitor = HealthMonitor.start(resolved, health, (database, dataSource, patience, why) -> {
-                    backends.abortUnanswered(database, dataSource, patience, why);
-                    if (jdbcPools != null) {
-                        jdbcPools.abortReads(database, dataSource, patience);
-                    }
-                });
                 Startup.warnOfMissingBroadcastTablesLater(resolved, chains);
-                return new Strata(boss, workers, backends, jdbc, server, monitor, metrics, slowLog,
-                        context.sessions(), resolved.server().limits().shutdownTimeoutMillis());
+                ConfigWatcher watcher = reloader == null ? null : new ConfigWatcher(confDir != null ? confDir
+                        : Path.of("conf"), reloader, () -> kernel.runtime().config().server().watchConfig());
+                return new Strata(boss, workers, kernel, server, monitor, metrics, reloader, watcher,
+                        resolved.server().limits().shutdownTimeoutMillis());
             } catch (Exception e) {
                 // A failed start leaves nothing running: no port bound, no thread left behind.
+                if (reloader != null) {
+                    reloader.close();
+                }
                 if (metrics != null) {
                     metrics.close();
                 }
@@ -256,6 +295,18 @@ public final class Strata implements AutoCloseable {
                 throw new IllegalStateException("cannot listen on " + resolved.server().host() + ":"
                         + resolved.server().port() + ": " + e.getMessage(), e);
             }
+        }
+
+        /** The health checks of a runtime; one that finds a replica unreachable aborts reads that wait on it. */
+        private static HealthMonitor startMonitor(StrataRuntime runtime) {
+            Backends backends = runtime.backends();
+            JdbcDataSources jdbcPools = runtime.jdbc();
+            return HealthMonitor.start(runtime.config(), runtime.health(), (database, dataSource, patience, why) -> {
+                backends.abortUnanswered(database, dataSource, patience, why);
+                if (jdbcPools != null) {
+                    jdbcPools.abortReads(database, dataSource, patience);
+                }
+            });
         }
 
         /**

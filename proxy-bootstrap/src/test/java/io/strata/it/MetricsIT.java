@@ -65,6 +65,32 @@ class MetricsIT {
     }
 
     @Test
+    void statementsAreTimedInHistogramsByDatabaseDataSourceKindAndOutcome() throws Exception {
+        String ok = "strata_statements_seconds_count{data_source=\"ds_0\",database=\"it\",kind=\"select\","
+                + "outcome=\"ok\"}";
+        String failed = "strata_statements_seconds_count{data_source=\"ds_0\",database=\"it\",kind=\"select\","
+                + "outcome=\"error\"}";
+        String before = scrape();
+        double oks = before.contains(ok) ? value(before, ok) : 0;
+        double errors = before.contains(failed) ? value(before, failed) : 0;
+        try (Connection connection = strata.connect(Driver.MARIADB, "it", "root", "root", new Properties());
+             Statement statement = connection.createStatement()) {
+            for (int i = 0; i < 6; i++) {
+                statement.executeQuery("SELECT SLEEP(0.002), " + i).close();
+            }
+            assertThrows(SQLException.class, () -> statement.executeQuery("SELECT no_such_column"));
+        }
+        String after = scrape();
+        assertEquals(oks + 6, value(after, ok));
+        assertEquals(errors + 1, value(after, failed));
+        String bucket = "strata_statements_seconds_bucket{data_source=\"ds_0\",database=\"it\",kind=\"select\","
+                + "outcome=\"ok\",le=\"0.001\"}";
+        String over = "strata_statements_seconds_bucket{data_source=\"ds_0\",database=\"it\",kind=\"select\","
+                + "outcome=\"ok\",le=\"+Inf\"}";
+        assertTrue(value(after, over) - value(after, bucket) >= 6, "six statements of 2 ms and more:\n" + after);
+    }
+
+    @Test
     void theTopStatementsByTotalTimeAreThereAsDigests() throws Exception {
         try (Connection connection = strata.connect(Driver.MYSQL, "it", "root", "root", new Properties());
              Statement statement = connection.createStatement()) {

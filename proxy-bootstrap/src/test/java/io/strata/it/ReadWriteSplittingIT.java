@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -243,6 +244,44 @@ class ReadWriteSplittingIT {
                 replica1.run("START SLAVE");
             }
             awaitInRotation(s, "replica_1", "yes");
+        }
+    }
+
+    @Test
+    void anAdministratorTakesAReplicaOutOfTheRotationAndLetsItBackButNotThePrimary() throws Exception {
+        try (Strata strata = strata(Map.of("readYourWrites", false), Map.of());
+             Connection c = connect(strata, ""); Statement s = c.createStatement()) {
+            awaitInRotation(s, "replica_1", "yes");
+            warmUp(s);
+            s.execute("ALTER STRATA DATA SOURCE replica_1 DISABLE");
+            Map<String, String> row = status(s).get("replica_1");
+            assertEquals("no", row.get("in_rotation"));
+            assertTrue(row.get("status").startsWith("disabled by ALTER STRATA DATA SOURCE"), row.toString());
+            Counts before = Counts.now();
+            for (int i = 0; i < 10; i++) {
+                query(s, "SELECT * FROM items WHERE id = 1");
+            }
+            Counts after = Counts.now().minus(before);
+            assertEquals(10, after.replicaSelects(0), after.toString());
+            assertEquals(0, after.replicaSelects(1), "a disabled replica takes no read: " + after);
+
+            SQLException primary = assertThrows(SQLException.class,
+                    () -> s.execute("ALTER STRATA DATA SOURCE rw.primary DISABLE"));
+            assertEquals(1210, primary.getErrorCode());
+            assertTrue(primary.getMessage().contains("no replica"), primary.getMessage());
+            SQLException unknown = assertThrows(SQLException.class,
+                    () -> s.execute("ALTER STRATA DATA SOURCE replica_9 DISABLE"));
+            assertTrue(unknown.getMessage().contains("no data source 'replica_9' in logical database 'rw'"),
+                    unknown.getMessage());
+
+            s.execute("ALTER STRATA DATA SOURCE rw.replica_1 ENABLE");
+            awaitInRotation(s, "replica_1", "yes");
+            before = Counts.now();
+            for (int i = 0; i < 10; i++) {
+                query(s, "SELECT * FROM items WHERE id = 1");
+            }
+            after = Counts.now().minus(before);
+            assertTrue(after.replicaSelects(1) > 0, "enabled again, it takes reads: " + after);
         }
     }
 

@@ -32,33 +32,62 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Authenticator {
 
-    private final ServerConfig config;
-    /** SHA256(SHA256(password)) of each user since its last full authentication. */
-    private final Map<String, byte[]> sha2Cache = new ConcurrentHashMap<>();
-    /** SHA1(SHA1(password)) of each user with a password. */
-    private final Map<String, byte[]> nativeStage2 = new HashMap<>();
+    /** The users as the configuration has them now: replaced whole by a reload. */
+    private volatile Users users;
+    /**
+     * SHA256(SHA256(password)) of each user since its last full authentication, with the user's settings it was
+     * made under: an entry whose user has since changed (a reload with a new password) no longer counts.
+     */
+    private final Map<String, Sha2> sha2Cache = new ConcurrentHashMap<>();
     /** What a check that cannot pass is made against: no password's SHA1(SHA1(...)) or SHA256(SHA256(...)). */
     private final byte[] noNativeStage2 = random(20);
     private final byte[] noSha2Stage2 = random(32);
     private volatile KeyPair rsaKeys;
 
-    public Authenticator(ServerConfig config) {
-        this.config = config;
-        for (UserConfig user : config.users()) {
-            if (!user.password().isEmpty()) {
-                nativeStage2.put(user.name(), user.passwordHashed()
-                        ? HexFormat.of().parseHex(user.password().substring(1))
-                        : Scramble.nativeStage2(user.password()));
+    /** The configured users, and SHA1(SHA1(password)) of each user with a password. */
+    private record Users(ServerConfig config, Map<String, byte[]> nativeStage2) {
+        static Users of(ServerConfig config) {
+            Map<String, byte[]> nativeStage2 = new HashMap<>();
+            for (UserConfig user : config.users()) {
+                if (!user.password().isEmpty()) {
+                    nativeStage2.put(user.name(), user.passwordHashed()
+                            ? HexFormat.of().parseHex(user.password().substring(1))
+                            : Scramble.nativeStage2(user.password()));
+                }
             }
+            return new Users(config, Map.copyOf(nativeStage2));
         }
     }
 
+    private record Sha2(UserConfig user, byte[] stage2) {
+    }
+
+    public Authenticator(ServerConfig config) {
+        this.users = Users.of(config);
+    }
+
+    /**
+     * A reload: logins from now on are checked against {@code config}'s users and plugin. The RSA keys stay, and so
+     * does the caching_sha2_password fast path of every user whose settings did not change.
+     */
+    public void reconfigure(ServerConfig config) {
+        this.users = Users.of(config);
+    }
+
     public String defaultPlugin() {
-        return config.authPlugin();
+        return users.config().authPlugin();
     }
 
     public Optional<UserConfig> user(String name) {
-        return config.user(name);
+        return users.config().user(name);
+    }
+
+    /**
+     * The settings of a logged-in session's user. A reload may have removed the user since: the session goes on,
+     * as MySQL's do after DROP USER, in its database, with no other database to switch to and no admin rights.
+     */
+    public UserConfig loggedIn(String name) {
+        return user(name).orElseGet(() -> new UserConfig(name, "", java.util.List.of(), false));
     }
 
     /**
@@ -67,30 +96,38 @@ public final class Authenticator {
      * ({@link #verifyClearText}) of the user since start.
      */
     public boolean verify(String plugin, String user, byte[] nonce, byte[] response) {
-        boolean known = config.user(user).isPresent();
-        if (known && response.length == 0 && !nativeStage2.containsKey(user)) {
+        Users now = users;
+        Optional<UserConfig> known = now.config().user(user);
+        if (known.isPresent() && response.length == 0 && !now.nativeStage2().containsKey(user)) {
             return true;
         }
         boolean sha2 = plugin.equals(Scramble.CACHING_SHA2_PASSWORD);
-        byte[] stage2 = !known ? null : sha2 ? sha2Cache.get(user) : nativeStage2.get(user);
+        byte[] stage2 = known.isEmpty() ? null : sha2 ? sha2Stage2(known.get()) : now.nativeStage2().get(user);
         boolean matches = sha2 ? Scramble.matchesCachingSha2(response, nonce, stage2 != null ? stage2 : noSha2Stage2)
                 : Scramble.matchesNative(response, nonce, stage2 != null ? stage2 : noNativeStage2);
         return matches && stage2 != null;
     }
 
+    private byte[] sha2Stage2(UserConfig user) {
+        Sha2 cached = sha2Cache.get(user.name());
+        return cached != null && cached.user().equals(user) ? cached.stage2() : null;
+    }
+
     /** Whether caching_sha2_password may take the fast path for this user (a full authentication succeeded). */
     public boolean sha2Cached(String user) {
-        return sha2Cache.containsKey(user);
+        Optional<UserConfig> known = user(user);
+        return known.isPresent() && sha2Stage2(known.get()) != null;
     }
 
     /**
      * Full authentication with the clear-text password (sent over TLS or RSA-decrypted); on success the user's
-     * caching_sha2_password fast path is open until the end of the process (passwords change only with a restart).
+     * caching_sha2_password fast path is open until the end of the process or until a reload changes the user.
      */
     public boolean verifyClearText(String user, String password) {
-        boolean known = config.user(user).isPresent();
-        byte[] stage2 = known ? nativeStage2.get(user) : null;
-        if (known && stage2 == null && password.isEmpty()) {
+        Users now = users;
+        Optional<UserConfig> known = now.config().user(user);
+        byte[] stage2 = known.isPresent() ? now.nativeStage2().get(user) : null;
+        if (known.isPresent() && stage2 == null && password.isEmpty()) {
             return true;
         }
         boolean matches = MessageDigest.isEqual(stage2 != null ? stage2 : noNativeStage2,
@@ -98,7 +135,7 @@ public final class Authenticator {
         if (!matches || stage2 == null) {
             return false;
         }
-        sha2Cache.put(user, Scramble.cachingSha2Stage2(password));
+        sha2Cache.put(user, new Sha2(known.get(), Scramble.cachingSha2Stage2(password)));
         return true;
     }
 

@@ -55,6 +55,26 @@ class AuthenticatorTest {
     }
 
     @Test
+    void aReloadChecksLoginsAgainstItsUsersAndForgetsTheFastPathOfAChangedPassword() {
+        assertTrue(authenticator.verifyClearText("app", "app"));
+        assertTrue(authenticator.verifyClearText("ops", "ops"));
+        authenticator.reconfigure(ServerConfig.defaults(List.of(
+                new UserConfig("app", "new secret", List.of("*")),
+                new UserConfig("ops", OPS_HASH, List.of("*")),
+                new UserConfig("late", "late", List.of("*")))));
+
+        assertFalse(authenticator.verify(NATIVE, "app", nonce, Scramble.nativePassword("app", nonce)));
+        assertTrue(authenticator.verify(NATIVE, "app", nonce, Scramble.nativePassword("new secret", nonce)));
+        assertFalse(authenticator.sha2Cached("app"), "the old password's fast path is gone with it");
+        assertFalse(authenticator.verify(SHA2, "app", nonce, Scramble.cachingSha2("app", nonce)));
+        assertTrue(authenticator.sha2Cached("ops"), "an unchanged user keeps its fast path");
+        assertTrue(authenticator.verify(NATIVE, "late", nonce, Scramble.nativePassword("late", nonce)));
+        assertFalse(authenticator.verify(NATIVE, "lower", nonce, Scramble.nativePassword("ops", nonce)),
+                "a removed user logs in no more");
+        assertFalse(authenticator.loggedIn("lower").admin(), "a removed user's session goes on without rights");
+    }
+
+    @Test
     void aUserWithoutPasswordPassesWithAnEmptyResponseOnly() {
         assertTrue(authenticator.verify(NATIVE, "guest", nonce, new byte[0]));
         assertTrue(authenticator.verify(SHA2, "guest", nonce, new byte[0]));

@@ -32,7 +32,7 @@ public final class ConfigLoader {
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
                     "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout",
-                    "shutdownTimeout", "packetMemory");
+                    "shutdownTimeout", "packetMemory", "watchConfig");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin", "maxConnections");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
@@ -89,7 +89,8 @@ public final class ConfigLoader {
                                 Long.MAX_VALUE),
                         server.longInteger("shutdownTimeout", LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT_MILLIS, 0,
                                 Long.MAX_VALUE),
-                        server.longInteger("packetMemory", 0, 0, Long.MAX_VALUE)));
+                        server.longInteger("packetMemory", 0, 0, Long.MAX_VALUE)),
+                server.bool("watchConfig", false));
     }
 
     private static SlowLogConfig slowLog(YamlMap server) {

@@ -19,10 +19,12 @@ import java.util.Optional;
  * @param slowLog          the slow query log ({@link SlowLogConfig#DISABLED} when off)
  * @param digests          query digests ({@link DigestsConfig#DEFAULT}: off)
  * @param limits           connection limits and timeouts ({@link LimitsConfig#DEFAULT}: none, 10 s to log in)
+ * @param watchConfig      whether a change to the configuration folder's files is reloaded by itself
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                            int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
-                           SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits) {
+                           SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits,
+                           boolean watchConfig) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -63,6 +65,14 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         }
     }
 
+    /** The configuration's files are not watched. */
+    public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
+                        int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
+                        SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits) {
+        this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls, metrics, slowLog, digests,
+                limits, false);
+    }
+
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                         int workerThreads) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, RELAY, TlsConfig.DISABLED,
@@ -82,47 +92,47 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig withPort(int port) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withExecutor(String executor) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withMetrics(MetricsConfig metrics) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withSlowLog(SlowLogConfig slowLog) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withDigests(DigestsConfig digests) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withLimits(LimitsConfig limits) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public ServerConfig withUsers(List<UserConfig> users) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits);
+                metrics, slowLog, digests, limits, watchConfig);
     }
 
     public boolean jdbcExecutor() {

@@ -88,6 +88,8 @@ public final class BackendPool implements AutoCloseable {
     private int opening;
     private String lastFailure = "none";
     private boolean closed;
+    /** Retired by a reload: connections given back close, and the pool closes once none is lent. */
+    private boolean draining;
     private final LeakDetector leaks;
     private final boolean leakDetection;
     /** The data source's schema, which every command's connection is checked against. */
@@ -197,6 +199,7 @@ public final class BackendPool implements AutoCloseable {
             return;
         }
         Waiter waiter;
+        boolean emptied = false;
         synchronized (this) {
             if (closed) {
                 connection.close();
@@ -204,17 +207,29 @@ public final class BackendPool implements AutoCloseable {
             }
             waiter = takeWaiter(connection.flavor(), connection.channel().eventLoop());
             if (waiter == null) {
-                if (waiterCount > 0) {
-                    // Only waiters of another flavor: make room for them.
+                if (draining || waiterCount > 0) {
                     all.remove(connection);
                     connection.close();
-                    Waiter other = pollOldestWaiter();
-                    open(other.flavor(), other.loop(), other.future());
+                    if (draining) {
+                        emptied = all.isEmpty() && opening == 0 && waiterCount == 0;
+                    } else {
+                        // Only waiters of another flavor: make room for them.
+                        Waiter other = pollOldestWaiter();
+                        open(other.flavor(), other.loop(), other.future());
+                        return;
+                    }
+                } else {
+                    idleDeque(connection, true).addFirst(connection);
                     return;
                 }
-                idleDeque(connection, true).addFirst(connection);
-                return;
             }
+        }
+        if (emptied) {
+            close();
+            return;
+        }
+        if (waiter == null) {
+            return;
         }
         if (!waiter.future().complete(connection)) {
             release(connection);
@@ -225,6 +240,7 @@ public final class BackendPool implements AutoCloseable {
     public void discard(BackendConnection connection) {
         connection.close();
         Waiter waiter;
+        boolean emptied;
         synchronized (this) {
             if (!all.remove(connection) || closed) {
                 return;
@@ -233,7 +249,40 @@ public final class BackendPool implements AutoCloseable {
             if (waiter != null) {
                 open(waiter.flavor(), waiter.loop(), waiter.future());
             }
+            emptied = draining && all.isEmpty() && opening == 0 && waiterCount == 0;
         }
+        if (emptied) {
+            close();
+        }
+    }
+
+    /**
+     * Retires the pool (a reload changed or removed its data source): idle connections close now, lent ones when
+     * they are given back (a transaction in flight finishes on its connection), waiting statements are still
+     * served; once nothing is lent the pool closes.
+     */
+    public void drain() {
+        List<BackendConnection> idleNow = new ArrayList<>();
+        boolean emptied;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            draining = true;
+            idle.values().forEach(byFlavor -> byFlavor.queues.forEach(idleNow::addAll));
+            idle.clear();
+            idleNow.forEach(all::remove);
+            emptied = all.isEmpty() && opening == 0 && waiterCount == 0;
+        }
+        idleNow.forEach(BackendConnection::close);
+        if (emptied) {
+            close();
+        }
+    }
+
+    /** Whether the pool is closed: stopped, or drained after a reload retired it. */
+    public synchronized boolean closed() {
+        return closed;
     }
 
     /** The pool's open connections, idle or lent, as of now. */

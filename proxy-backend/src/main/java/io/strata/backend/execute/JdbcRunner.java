@@ -63,8 +63,8 @@ public final class JdbcRunner implements StatementRunner {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcRunner.class);
     private static final ThreadFactory VIRTUAL = Thread.ofVirtual().name("strata-jdbc-", 0).factory();
 
-    private final JdbcDataSources jdbc;
-    private final StrataConfig config;
+    private JdbcDataSources jdbc;
+    private StrataConfig config;
     private final Channel client;
     private final SessionState session;
     private final Completion completion;
@@ -825,5 +825,11 @@ public final class JdbcRunner implements StatementRunner {
         if (current != null) {
             current.writabilityChanged();
         }
+    }
+
+    @Override
+    public void runtimeChanged(io.strata.backend.Backends backends, JdbcDataSources jdbc, StrataConfig config) {
+        this.jdbc = jdbc;
+        this.config = config;
     }
 }

@@ -51,7 +51,7 @@ public final class RelayRunner implements StatementRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayRunner.class);
 
-    private final Backends backends;
+    private Backends backends;
     private final Channel client;
     /** Where relayed packets are written to the client from: past its encoder. */
     private final ChannelOutboundInvoker clientWire;
@@ -594,5 +594,11 @@ public final class RelayRunner implements StatementRunner {
     @Override
     public Map<String, Hold> held() {
         return connections.held();
+    }
+
+    @Override
+    public void runtimeChanged(Backends backends, io.strata.backend.jdbc.JdbcDataSources jdbc,
+                               io.strata.config.StrataConfig config) {
+        this.backends = backends;
     }
 }

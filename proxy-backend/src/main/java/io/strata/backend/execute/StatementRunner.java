@@ -131,6 +131,16 @@ public interface StatementRunner {
     /** The client went away: whatever is running or kept is cleaned up. */
     void clientClosed();
 
+    /**
+     * A reload swapped the runtime, and the session starts its first command under the new one: from now on
+     * connections come from these pools. Connections the session holds (a transaction, session state) stay with
+     * the pool they came from and go back to it, which closes them if a reload retired it.
+     *
+     * @param backends the native pools (null without them); {@code jdbc} the HikariCP ones (null without them)
+     */
+    void runtimeChanged(io.strata.backend.Backends backends, io.strata.backend.jdbc.JdbcDataSources jdbc,
+                        io.strata.config.StrataConfig config);
+
     /** The client channel's writability changed: a paused result may go on. */
     void writabilityChanged();
 

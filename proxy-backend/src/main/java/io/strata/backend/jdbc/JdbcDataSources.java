@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,9 +32,9 @@ public final class JdbcDataSources implements AutoCloseable {
 
     private final Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
     private final Map<String, HikariDataSource> pools = new ConcurrentHashMap<>();
-    private final JdbcSessionVariables variables = new JdbcSessionVariables();
+    private final JdbcSessionVariables variables;
     /** Reads running now, by data source, with when each started: what a hung replica may never answer. */
-    private final Map<String, Map<Connection, Long>> reads = new ConcurrentHashMap<>();
+    private final Map<String, Map<Connection, Long>> reads;
     private final MetricsTrackerFactory metrics;
 
     private volatile String serverVersion;
@@ -43,13 +45,51 @@ public final class JdbcDataSources implements AutoCloseable {
 
     /** @param metrics where the HikariCP pools report (HikariCP's own Micrometer tracker), or null */
     public JdbcDataSources(StrataConfig config, MetricsTrackerFactory metrics) {
+        this(config, metrics, null);
+    }
+
+    /**
+     * The pools of a reloaded configuration: a data source whose settings did not change keeps its pools of
+     * {@code previous} (and their connections); any other gets new ones at first use. {@link #retire} then drains
+     * the rest.
+     */
+    public JdbcDataSources(StrataConfig config, MetricsTrackerFactory metrics, JdbcDataSources previous) {
         this.metrics = metrics;
+        this.variables = previous != null ? previous.variables : new JdbcSessionVariables();
+        this.reads = previous != null ? previous.reads : new ConcurrentHashMap<>();
+        this.serverVersion = previous != null ? previous.serverVersion : null;
         for (DatabaseConfig database : config.databases().values()) {
             for (DataSourceConfig dataSource : database.dataSources().values()) {
                 hikari(database.databaseName(), dataSource, true); // fails fast on settings HikariCP rejects
-                dataSources.put(key(database.databaseName(), dataSource.name()), dataSource);
+                String key = key(database.databaseName(), dataSource.name());
+                dataSources.put(key, dataSource);
+                if (previous != null && dataSource.equals(previous.dataSources.get(key))) {
+                    for (boolean foundRows : new boolean[] {true, false}) {
+                        HikariDataSource pool = previous.pools.get(key + "/" + foundRows);
+                        if (pool != null) {
+                            pools.put(key + "/" + foundRows, pool);
+                        }
+                    }
+                }
             }
         }
+    }
+
+    /**
+     * A reload replaced these pools by {@code next}: the ones {@code next} does not share stop lending, and close
+     * once every connection sessions hold is given back.
+     *
+     * @return the pools now draining
+     */
+    public List<HikariDataSource> retire(JdbcDataSources next) {
+        List<HikariDataSource> draining = new ArrayList<>();
+        pools.forEach((key, pool) -> {
+            if (next.pools.get(key) != pool) {
+                pool.getHikariPoolMXBean().softEvictConnections();
+                draining.add(pool);
+            }
+        });
+        return draining;
     }
 
     static HikariConfig hikari(String database, DataSourceConfig dataSource, boolean foundRows) {

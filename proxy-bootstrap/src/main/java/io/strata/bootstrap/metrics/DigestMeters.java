@@ -9,6 +9,7 @@ import io.strata.kernel.digest.DigestTable;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 
 /**
@@ -22,11 +23,12 @@ final class DigestMeters {
     /** Prometheus label values are kept short; the id tells the full text apart in SHOW STRATA DIGESTS. */
     private static final int TEXT_LABEL = 160;
 
-    private final DigestTable digests;
+    /** The digests of this moment: a reload may switch them on, off, or to a new table. */
+    private final Supplier<DigestTable> digests;
     private final MultiGauge seconds;
     private final MultiGauge calls;
 
-    DigestMeters(DigestTable digests, MeterRegistry registry) {
+    DigestMeters(Supplier<DigestTable> digests, MeterRegistry registry) {
         this.digests = digests;
         this.seconds = MultiGauge.builder("strata.digest.time").baseUnit("seconds")
                 .description("total time of the statements of a digest, for the top " + TOP + " by total time")
@@ -36,7 +38,8 @@ final class DigestMeters {
     }
 
     void refresh() {
-        List<Map.Entry<DigestKey, DigestStats.Snapshot>> top = digests.snapshot().stream()
+        DigestTable table = digests.get();
+        List<Map.Entry<DigestKey, DigestStats.Snapshot>> top = table == null ? List.of() : table.snapshot().stream()
                 .sorted(Comparator.comparingLong((Map.Entry<DigestKey, DigestStats.Snapshot> e) ->
                         e.getValue().sumMicros()).reversed())
                 .limit(TOP).toList();

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -42,6 +43,7 @@ public final class MetricsEndpoint implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private HttpServer http;
     private DigestMeters digestMeters;
+    private StrataMeters strataMeters;
 
     private MetricsEndpoint(MetricsConfig config) {
         this.config = config;
@@ -62,9 +64,10 @@ public final class MetricsEndpoint implements AutoCloseable {
      * @throws IllegalStateException naming the address when the port cannot be bound
      */
     public void start(FrontendContext context) {
-        new StrataMeters(context.sessions(), context.stats(), context.backends(), context.health(),
-                context.config().databases().keySet(), context.mirrors(), context.slowLog()).bindTo(registry);
-        digestMeters = context.digests() == null ? null : new DigestMeters(context.digests(), registry);
+        strataMeters = new StrataMeters(context);
+        strataMeters.bindTo(registry);
+        context.kernel().timer(new StatementTimers(registry));
+        digestMeters = new DigestMeters(context::digests, registry);
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
@@ -82,6 +85,11 @@ public final class MetricsEndpoint implements AutoCloseable {
         http.start();
     }
 
+    /** Where other parts of Strata register their meters (statement timers, reload counters). */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
     /** The port it listens on (the actual one when the configuration asked for port 0). */
     public int port() {
         return http.getAddress().getPort();
@@ -96,9 +104,8 @@ public final class MetricsEndpoint implements AutoCloseable {
                 reply(exchange, 405, "GET only\n");
             } else {
                 exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-                if (digestMeters != null) {
-                    digestMeters.refresh();
-                }
+                strataMeters.refresh();
+                digestMeters.refresh();
                 reply(exchange, 200, registry.scrape());
             }
         }

@@ -1,28 +1,29 @@
 package io.strata.bootstrap.metrics;
 
-import io.strata.backend.execute.Mirrors;
-import io.strata.kernel.slowlog.SlowLog;
-
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.strata.backend.Backends;
-import io.strata.backend.connection.BackendPool;
+import io.strata.backend.connection.PoolStats;
+import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
 import io.strata.kernel.SessionRegistry;
+import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.CommandType;
 import io.strata.rule.health.DataSourceStatus;
-import io.strata.rule.health.HealthRegistry;
 
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * Strata's own meters: client sessions and commands, the native backend pools, and the health of every data source.
- * All are read from the live objects when Prometheus scrapes; the statement path only adds to the counters of
- * {@link FrontendStats}.
+ * All are read from the live objects when Prometheus scrapes, and the pools and data sources from the runtime of
+ * that moment, so a reload's new data sources appear and removed ones go; the statement path only adds to the
+ * counters of {@link FrontendStats}.
  */
 final class StrataMeters implements MeterBinder {
 
@@ -34,54 +35,100 @@ final class StrataMeters implements MeterBinder {
             CommandType.COM_STMT_FETCH, CommandType.COM_STMT_RESET, CommandType.COM_STMT_SEND_LONG_DATA,
             CommandType.COM_STMT_CLOSE);
 
-    private final SessionRegistry sessions;
-    private final FrontendStats stats;
-    private final Backends backends;
-    private final HealthRegistry health;
-    private final Collection<String> databases;
-    private final Mirrors mirrors;
-    private final SlowLog slowLog;
+    private final FrontendContext context;
+    private MultiGauge active;
+    private MultiGauge idle;
+    private MultiGauge max;
+    private MultiGauge pending;
+    private MultiGauge leaks;
+    private MultiGauge inRotation;
+    private MultiGauge lag;
 
-    /** @param slowLog the slow query log, or null when it is off */
-    StrataMeters(SessionRegistry sessions, FrontendStats stats, Backends backends, HealthRegistry health,
-                 Collection<String> databases, Mirrors mirrors, SlowLog slowLog) {
-        this.mirrors = mirrors;
-        this.slowLog = slowLog;
-        this.sessions = sessions;
-        this.stats = stats;
-        this.backends = backends;
-        this.health = health;
-        this.databases = databases;
+    StrataMeters(FrontendContext context) {
+        this.context = context;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
         bindClients(registry);
-        backends.pools().forEach((key, pool) -> bindPool(registry, key.substring(0, key.indexOf('/')), pool));
-        FunctionCounter.builder("strata.deadlocks.broken", backends, Backends::deadlocksBroken)
+        active = MultiGauge.builder("strata.backend.connections").tag("state", "active")
+                .description("Native backend connections, by state").register(registry);
+        idle = MultiGauge.builder("strata.backend.connections").tag("state", "idle")
+                .description("Native backend connections, by state").register(registry);
+        max = MultiGauge.builder("strata.backend.connections.max")
+                .description("maximumPoolSize of the data source").register(registry);
+        pending = MultiGauge.builder("strata.backend.pending")
+                .description("Statements waiting for a backend connection of a full pool").register(registry);
+        leaks = MultiGauge.builder("strata.backend.connection.leaks")
+                .description("connections borrowed longer than leakDetectionThreshold since the pool was made "
+                        + "(reported in the log with the stack that borrowed them)").register(registry);
+        inRotation = MultiGauge.builder("strata.data.source.in.rotation")
+                .description("1 when the data source takes statements, 0 when the health check or an "
+                        + "administrator took it out").register(registry);
+        lag = MultiGauge.builder("strata.data.source.replication.lag").baseUnit("seconds")
+                .description("Replication lag the health check last read (NaN: not a checked replica)")
+                .register(registry);
+        FunctionCounter.builder("strata.deadlocks.broken", context, c -> c.backends().deadlocksBroken())
                 .description("deadlocks across data sources Strata broke (a victim got 1213)").register(registry);
-        for (String database : databases) {
-            health.statuses(database).forEach(status -> bindHealth(registry, status));
-        }
         bindQueryRules(registry);
+        refresh();
+    }
+
+    /** Reads the pools and data sources of the runtime of this moment; called before each scrape. */
+    void refresh() {
+        StrataRuntime runtime = context.runtime();
+        List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> idleRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> maxRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> pendingRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> leakRows = new ArrayList<>();
+        runtime.backends().pools().forEach((key, pool) -> {
+            Tags tags = Tags.of("database", key.substring(0, key.indexOf('/')), "data_source", pool.name());
+            PoolStats stats = pool.stats();
+            activeRows.add(MultiGauge.Row.of(tags, stats.active()));
+            idleRows.add(MultiGauge.Row.of(tags, stats.idle()));
+            maxRows.add(MultiGauge.Row.of(tags, pool.config().maximumPoolSize()));
+            pendingRows.add(MultiGauge.Row.of(tags, stats.waiting()));
+            leakRows.add(MultiGauge.Row.of(tags, pool.leaks()));
+        });
+        active.register(activeRows, true);
+        idle.register(idleRows, true);
+        max.register(maxRows, true);
+        pending.register(pendingRows, true);
+        leaks.register(leakRows, true);
+        List<MultiGauge.Row<?>> rotationRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> lagRows = new ArrayList<>();
+        for (String database : runtime.config().databases().keySet()) {
+            for (DataSourceStatus status : runtime.health().statuses(database)) {
+                Tags tags = Tags.of("database", status.database(), "data_source", status.name());
+                rotationRows.add(MultiGauge.Row.of(tags, status.inRotation() ? 1 : 0));
+                lagRows.add(MultiGauge.Row.of(tags, status.lagSeconds() == null ? Double.NaN : status.lagSeconds()));
+            }
+        }
+        inRotation.register(rotationRows, true);
+        lag.register(lagRows, true);
     }
 
     private void bindQueryRules(MeterRegistry registry) {
-        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::sent).tag("outcome", "sent")
+        FunctionCounter.builder("strata.mirror.statements", context, c -> c.mirrors().sent()).tag("outcome", "sent")
                 .description("statement copies a query rule's mirror sent").register(registry);
-        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::failed).tag("outcome", "failed")
-                .description("statement copies a query rule's mirror sent").register(registry);
-        FunctionCounter.builder("strata.mirror.statements", mirrors, Mirrors::dropped).tag("outcome", "dropped")
-                .description("statement copies a query rule's mirror sent").register(registry);
-        if (slowLog != null) {
-            FunctionCounter.builder("strata.slow.log.entries", slowLog, SlowLog::written).tag("outcome", "written")
-                    .description("slow statements written to the slow query log").register(registry);
-            FunctionCounter.builder("strata.slow.log.entries", slowLog, SlowLog::dropped).tag("outcome", "dropped")
-                    .description("slow statements written to the slow query log").register(registry);
-        }
+        FunctionCounter.builder("strata.mirror.statements", context, c -> c.mirrors().failed())
+                .tag("outcome", "failed").description("statement copies a query rule's mirror sent")
+                .register(registry);
+        FunctionCounter.builder("strata.mirror.statements", context, c -> c.mirrors().dropped())
+                .tag("outcome", "dropped").description("statement copies a query rule's mirror sent")
+                .register(registry);
+        FunctionCounter.builder("strata.slow.log.entries", context,
+                        c -> c.slowLog() == null ? 0 : c.slowLog().written()).tag("outcome", "written")
+                .description("slow statements written to the slow query log").register(registry);
+        FunctionCounter.builder("strata.slow.log.entries", context,
+                        c -> c.slowLog() == null ? 0 : c.slowLog().dropped()).tag("outcome", "dropped")
+                .description("slow statements written to the slow query log").register(registry);
     }
 
     private void bindClients(MeterRegistry registry) {
+        SessionRegistry sessions = context.sessions();
+        FrontendStats stats = context.stats();
         Gauge.builder("strata.client.connections", sessions, SessionRegistry::size)
                 .description("Client sessions logged in now").register(registry);
         FunctionCounter.builder("strata.client.connections.accepted", sessions, SessionRegistry::accepted)
@@ -105,38 +152,5 @@ final class StrataMeters implements MeterBinder {
             }
         }
         return other;
-    }
-
-    /** Native pools: each gauge takes the pool's lock once per scrape. */
-    private static void bindPool(MeterRegistry registry, String database, BackendPool pool) {
-        String dataSource = pool.name();
-        Gauge.builder("strata.backend.connections", pool, p -> p.stats().active())
-                .tags("database", database, "data_source", dataSource, "state", "active")
-                .description("Native backend connections, by state").register(registry);
-        Gauge.builder("strata.backend.connections", pool, p -> p.stats().idle())
-                .tags("database", database, "data_source", dataSource, "state", "idle")
-                .description("Native backend connections, by state").register(registry);
-        Gauge.builder("strata.backend.connections.max", pool, p -> p.config().maximumPoolSize())
-                .tags("database", database, "data_source", dataSource)
-                .description("maximumPoolSize of the data source").register(registry);
-        Gauge.builder("strata.backend.pending", pool, p -> p.stats().waiting())
-                .tags("database", database, "data_source", dataSource)
-                .description("Statements waiting for a backend connection of a full pool").register(registry);
-        FunctionCounter.builder("strata.backend.connection.leaks", pool, BackendPool::leaks)
-                .tags("database", database, "data_source", dataSource)
-                .description("connections borrowed longer than leakDetectionThreshold (reported in the log with the "
-                        + "stack that borrowed them)").register(registry);
-    }
-
-    private static void bindHealth(MeterRegistry registry, DataSourceStatus status) {
-        Gauge.builder("strata.data.source.in.rotation", status, s -> s.inRotation() ? 1 : 0)
-                .tags("database", status.database(), "data_source", status.name())
-                .description("1 when the data source takes statements, 0 when the health check took it out")
-                .register(registry);
-        Gauge.builder("strata.data.source.replication.lag", status,
-                        s -> s.lagSeconds() == null ? Double.NaN : s.lagSeconds())
-                .tags("database", status.database(), "data_source", status.name()).baseUnit("seconds")
-                .description("Replication lag the health check last read (NaN: not a checked replica)")
-                .register(registry);
     }
 }

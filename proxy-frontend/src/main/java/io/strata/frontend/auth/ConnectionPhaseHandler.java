@@ -258,7 +258,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         if (timeout != null) {
             timeout.cancel(false);
         }
-        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        UserConfig user = context.authenticator().loggedIn(session.user());
         switch (context.sessions().admit(session, context.config().server().limits().maxConnections(),
                 user.maxConnections(), user.admin())) {
             case TOO_MANY -> {

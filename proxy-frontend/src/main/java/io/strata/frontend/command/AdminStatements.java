@@ -56,8 +56,15 @@ final class AdminStatements {
     /** Whether the statement is an admin statement (SHOW STRATA ..., FLUSH STRATA ...). */
     static boolean isAdmin(SqlStatementInfo info) {
         // the kind first: reading a token makes them all, which the statements of an OLTP load never need
-        return (info.kind() == SqlKind.SHOW || info.kind() == SqlKind.OTHER && info.tokenIs(0, "FLUSH"))
+        return (info.kind() == SqlKind.SHOW
+                || info.kind() == SqlKind.OTHER && (info.tokenIs(0, "FLUSH") || info.tokenIs(0, "RELOAD"))
+                || info.kind() == SqlKind.DDL && info.tokenIs(0, "ALTER"))
                 && info.tokenIs(1, "STRATA");
+    }
+
+    /** RELOAD STRATA CONFIG (an admin statement: {@link #isAdmin} holds too). */
+    static boolean isReload(SqlStatementInfo info) {
+        return info.tokenIs(0, "RELOAD") && info.tokens().size() == 3 && info.tokenIs(2, "CONFIG");
     }
 
     /** @throws io.strata.protocol.MySQLException 1227 when the session's user is no administrator */
@@ -92,6 +99,9 @@ final class AdminStatements {
         }
         if (info.kind() == SqlKind.SHOW && t.size() == 4 && info.tokenIs(2, "SHARDING") && info.tokenIs(3, "TABLES")) {
             return Optional.of(shardingTables(context));
+        }
+        if (info.kind() == SqlKind.SHOW && t.size() == 3 && info.tokenIs(2, "CONFIG")) {
+            return Optional.of(ConfigStatus.answer(context.kernel().reloader()));
         }
         return Optional.empty();
     }

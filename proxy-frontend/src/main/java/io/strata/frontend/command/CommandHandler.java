@@ -16,6 +16,7 @@ import io.strata.protocol.Charsets;
 import io.strata.kernel.Session;
 import io.strata.kernel.SessionThread;
 import io.strata.kernel.StatementLife;
+import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.CommandType;
 import io.strata.protocol.ErrPacket;
 import io.strata.protocol.ErrorCode;
@@ -80,6 +81,8 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     private StatementRunner.LocalDataSink localData;
     /** COM_FIELD_LIST and COM_STATISTICS have no JDBC form: they are relayed whatever the executor. */
     private StatementRunner relayRunner;
+    /** The runtime whose pools the runners take connections from. */
+    private StrataRuntime runnersRuntime;
     /** Where the commands carrying a statement go. */
     private StatementCommands statements;
     private boolean busy;
@@ -164,7 +167,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                         state.extendedTypeInfo(), Charsets.java(state.charset()), binary, state::interruption);
             }
         };
-        this.relayRunner = life.runtime().relay(ctx.channel(), state, completion);
+        // a reload reaches the session between transactions, once it holds no backend connection
+        life.takesNewRuntimeWhen(() -> !state.inTransaction() && relayRunner.held().isEmpty()
+                && (runner == relayRunner || runner.held().isEmpty()));
+        this.runnersRuntime = life.runtime();
+        this.relayRunner = runnersRuntime.relay(ctx.channel(), state, completion);
         long idleMillis = context.config().server().limits().idleTimeoutMillis();
         if (idleMillis > 0) {
             // checked a tenth of the limit apart: a session is closed after 1 to 1.1 times its idle limit, never sooner
@@ -172,7 +179,7 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
             idleCheck = ctx.executor().scheduleAtFixedRate(() -> closeIfIdle(idleMillis), period, period,
                     TimeUnit.MILLISECONDS);
         }
-        this.runner = life.runtime().runner(ctx.channel(), state, completion, relayRunner);
+        this.runner = runnersRuntime.runner(ctx.channel(), state, completion, relayRunner);
         this.statements = new StatementCommands(context, session, life, ctx.channel(), runner, relayRunner,
                 new StatementCommands.Answers() {
                     @Override
@@ -188,6 +195,11 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
                     @Override
                     public boolean kill(SqlStatementInfo info, int next) {
                         return CommandHandler.this.kill(info, next);
+                    }
+
+                    @Override
+                    public void fail(int lastSequenceId, Throwable error) {
+                        CommandHandler.this.fail(lastSequenceId, error);
                     }
                 });
     }
@@ -407,6 +419,15 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
     /** A command starts: the process list shows it, and what its statement's answer says is counted from nothing. */
     private void commandStarts(ClientCommand command) {
         life.starts(command.type().processListName(), command instanceof ComQuery query ? query.sql() : null);
+        StrataRuntime runtime = life.runtime();
+        if (runtime != runnersRuntime) {
+            // a reload swapped the runtime since the last command: new connections come from its pools
+            runnersRuntime = runtime;
+            relayRunner.runtimeChanged(runtime.backends(), runtime.jdbc(), runtime.config());
+            if (runner != relayRunner) {
+                runner.runtimeChanged(runtime.backends(), runtime.jdbc(), runtime.config());
+            }
+        }
     }
 
     /** The command runs {@code info} in {@code database}; {@code dataSources} where, when already known. */

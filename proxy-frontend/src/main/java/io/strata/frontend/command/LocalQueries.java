@@ -119,7 +119,7 @@ final class LocalQueries {
      * backend's answer (the schemas its account sees), as a client of that backend expects.
      */
     private static Optional<LocalResultSet> showDatabases(FrontendContext context, Session session, List<String> t) {
-        UserConfig user = context.authenticator().user(session.user()).orElseThrow();
+        UserConfig user = context.authenticator().loggedIn(session.user());
         if (Databases.exposing(context, user, session.state().database()) != null) {
             return Optional.empty();
         }

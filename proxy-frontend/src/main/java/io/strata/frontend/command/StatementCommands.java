@@ -14,6 +14,7 @@ import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.packet.LocalResultSet;
 import io.strata.kernel.Session;
+import io.strata.kernel.Reloader;
 import io.strata.kernel.StatementLife;
 import io.strata.protocol.Charsets;
 import io.strata.protocol.CommandType;
@@ -60,6 +61,9 @@ final class StatementCommands {
 
         /** KILL [QUERY|CONNECTION] n as SQL; false when the statement is not of that form. */
         boolean kill(SqlStatementInfo info, int next);
+
+        /** The command failed after the packet {@code lastSequenceId}: the client hears {@code error}, then done. */
+        void fail(int lastSequenceId, Throwable error);
     }
 
     private final FrontendContext context;
@@ -114,6 +118,7 @@ final class StatementCommands {
     static boolean mayAnswerLocally(SqlStatementInfo info) {
         return switch (info.kind()) {
             case SHOW, SET, OTHER -> true;
+            case DDL -> info.tokenIs(1, "STRATA"); // ALTER STRATA DATA SOURCE
             case SELECT -> info.tokens().size() <= 4 || mentionsProcessList(info.sql());
             default -> false;
         };
@@ -142,6 +147,11 @@ final class StatementCommands {
             answers.ok(next);
             return true;
         }
+        if (AdminStatements.isAdmin(info) && AdminStatements.isReload(info)) {
+            AdminStatements.checkAdmin(context, session);
+            reload(next);
+            return true;
+        }
         Optional<LocalResultSet> local = local(info);
         if (local.isPresent() && local.get() == AdminStatements.OK) {
             answers.ok(next);
@@ -156,10 +166,39 @@ final class StatementCommands {
         return false;
     }
 
+    /**
+     * RELOAD STRATA CONFIG: the conf folder is read and validated off the event loop; the client hears each change
+     * and each key left for a restart, or the configuration's mistake (the running configuration then stays).
+     */
+    private void reload(int next) {
+        Reloader reloader = context.kernel().reloader();
+        if (reloader == null) {
+            throw ErrorCode.UNSUPPORTED.exception("RELOAD STRATA CONFIG in a Strata built from configuration "
+                    + "records (there is no conf folder to read)");
+        }
+        String by = "RELOAD STRATA CONFIG by " + session.user() + "@" + session.remoteHost();
+        reloader.reload(by).whenComplete((version, error) -> channel.eventLoop().execute(() -> {
+            if (error != null) {
+                Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                        ? error.getCause() : error;
+                answers.fail(next - 1, ErrorCode.CONFIG_REFUSED.exception(cause.getMessage()));
+                return;
+            }
+            LocalResultSet answer = ConfigStatus.reloaded(version);
+            answer.write(channel, next, state.deprecateEof(), state.extendedTypeInfo(), state.statusFlags());
+            state.counted(null, -1, answer.rows().size());
+            answers.done();
+        }));
+    }
+
     /** What Strata answers itself: admin statements (for administrators only), the process list, local queries. */
     private Optional<LocalResultSet> local(SqlStatementInfo info) {
         if (AdminStatements.isAdmin(info)) {
             AdminStatements.checkAdmin(context, session);
+            if (DataSourceSwitch.is(info)) {
+                DataSourceSwitch.apply(life.runtime(), info, state.database());
+                return Optional.of(AdminStatements.OK);
+            }
             return AdminStatements.answer(context, info).or(() -> LocalQueries.answer(context, session, info))
                     .or(() -> explain(info));
         }
@@ -394,7 +433,7 @@ final class StatementCommands {
     }
 
     private UserConfig user() {
-        return context.authenticator().user(session.user()).orElseThrow();
+        return context.authenticator().loggedIn(session.user());
     }
 
     /**

@@ -15,6 +15,8 @@ public final class DataSourceStatus {
     private final String database;
     private final String name;
     private volatile boolean inRotation = true;
+    /** Taken out by an administrator (ALTER STRATA DATA SOURCE ... DISABLE): out whatever the checks find. */
+    private volatile boolean disabled;
     private volatile String reason = "not checked yet";
     private volatile Long lagSeconds;
     private volatile GtidPosition position;
@@ -40,14 +42,27 @@ public final class DataSourceStatus {
         return name;
     }
 
-    /** Whether statements may be routed here (a data source nobody checks stays in rotation). */
+    /**
+     * Whether statements may be routed here: the last check found it fit (a data source nobody checks stays in
+     * rotation) and no administrator disabled it.
+     */
     public boolean inRotation() {
-        return inRotation;
+        return inRotation && !disabled;
     }
 
     /** Why the data source is out of rotation, or what the last check found. */
     public String reason() {
-        return reason;
+        return disabled ? "disabled by ALTER STRATA DATA SOURCE (" + reason + ")" : reason;
+    }
+
+    /** Whether an administrator took it out of the rotation. */
+    public boolean disabled() {
+        return disabled;
+    }
+
+    /** An administrator takes it out of the rotation (its running statements finish) or lets it back. */
+    public void disabled(boolean disabled) {
+        this.disabled = disabled;
     }
 
     /** Replication lag in seconds as last checked, null when unknown or not a replica. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiPredicate;
 
 /**
  * The status of every data source, and which of them the health monitor checks (rules that depend on health
@@ -21,6 +22,30 @@ public final class HealthRegistry {
 
     private final Map<String, Map<String, DataSourceStatus>> statuses = new LinkedHashMap<>();
     private final List<Watch> watches = new CopyOnWriteArrayList<>();
+
+    /** An empty registry. */
+    public HealthRegistry() {
+    }
+
+    /**
+     * The registry of a reloaded configuration: a data source that {@code unchanged} accepts keeps its status (in
+     * rotation or not, its lag, its position history, the statements running on it), so a reload neither puts a
+     * dead replica back in rotation nor takes a good one out; any other starts afresh. A data source an
+     * administrator disabled stays disabled, even when its settings changed ({@code kept}: it is still configured).
+     * Watches are not carried: the rules, built again, register theirs.
+     */
+    public HealthRegistry(HealthRegistry previous, BiPredicate<String, String> unchanged,
+                          BiPredicate<String, String> kept) {
+        synchronized (previous) {
+            previous.statuses.forEach((database, ofDatabase) -> ofDatabase.forEach((name, status) -> {
+                if (unchanged.test(database, name)) {
+                    statuses.computeIfAbsent(database, d -> new LinkedHashMap<>()).put(name, status);
+                } else if (status.disabled() && kept.test(database, name)) {
+                    status(database, name).disabled(true);
+                }
+            }));
+        }
+    }
 
     /** The status of a data source, created at first use. */
     public synchronized DataSourceStatus status(String database, String dataSource) {
