@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * histogram (about seventy buckets per series): enough for histogram_quantile at the tail, and few series however
  * long Strata runs. A statement finds its timer by two map lookups and an array index, allocating nothing.
  */
-final class StatementTimers implements StatementTimer {
+public final class StatementTimers implements StatementTimer {
 
     private static final Duration[] BUCKETS = {Duration.ofNanos(250_000), Duration.ofNanos(500_000),
         Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
@@ -29,7 +29,7 @@ final class StatementTimers implements StatementTimer {
     /** database, then data source, then kind and outcome: kind.ordinal() * 2 + (failed ? 1 : 0). */
     private final Map<String, Map<String, Timer[]>> timers = new ConcurrentHashMap<>();
 
-    StatementTimers(MeterRegistry registry) {
+    public StatementTimers(MeterRegistry registry) {
         this.registry = registry;
     }
 
