@@ -3,7 +3,7 @@
 # Starts the Strata proxy.
 #
 # Layout (relative to this script):  ../conf  ../lib  ../logs
-# By default the proxy runs in the background (nohup); the pid goes to
+# By default the proxy runs in the background (setsid); the pid goes to
 # logs/strata.pid and stdout/stderr to logs/stdout.log. Use -f to run it in
 # the foreground instead (e.g. under systemd or in a container).
 #
@@ -238,7 +238,16 @@ echo "Starting Strata on port $SHOWN_PORT (conf: $CONF_DIR) ..."
 {
     echo "---- $(date '+%Y-%m-%d %H:%M:%S') starting: ${CMD[*]}"
 } >> "$STDOUT_LOG"
-nohup "${CMD[@]}" >> "$STDOUT_LOG" 2>&1 < /dev/null &
+# A session of its own (setsid) rather than nohup: away from the terminal, so closing it sends no hang-up, while
+# SIGHUP stays Strata's reload signal (bin/reload.sh). A JVM started under nohup has SIGHUP ignored and cannot take
+# it back. In a script, a background job is no process group leader, so setsid runs it in place: $! is Strata's pid.
+if command -v setsid >/dev/null 2>&1; then
+    setsid "${CMD[@]}" >> "$STDOUT_LOG" 2>&1 < /dev/null &
+else
+    echo "WARNING: setsid not found; starting under nohup, where bin/reload.sh (SIGHUP) cannot reach Strata" \
+         "(use RELOAD STRATA CONFIG or server.watchConfig)" >&2
+    nohup "${CMD[@]}" >> "$STDOUT_LOG" 2>&1 < /dev/null &
+fi
 PID=$!
 echo "$PID" > "$PID_FILE"
 

@@ -58,8 +58,12 @@ public final class Main {
      */
     private static void reloadOnHangUp(Strata strata) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> strata.reload("SIGHUP")
-                    .exceptionally(refused -> null));
+            sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"),
+                    signal -> strata.reload("SIGHUP").exceptionally(refused -> null));
+            if (before == sun.misc.SignalHandler.SIG_IGN) {
+                LOG.warn("SIGHUP was ignored when Strata started (under nohup?), so bin/reload.sh may not reach it; "
+                        + "reload with RELOAD STRATA CONFIG or server.watchConfig, or start it with bin/start.sh");
+            }
         } catch (IllegalArgumentException e) {
             LOG.warn("SIGHUP cannot be caught here ({}): reload with RELOAD STRATA CONFIG", e.getMessage());
         }

@@ -30,6 +30,8 @@ final class DataSourceCheck implements AutoCloseable {
     private boolean mariaDb;
     /** What the log said last, so it speaks only of changes. */
     private Boolean loggedInRotation;
+    /** Its monitor stopped (a stop, or a reload that started the next one): a check cut short says nothing. */
+    private volatile boolean retired;
 
     DataSourceCheck(DataSourceConfig dataSource, HealthRegistry.Watch watch, HealthMonitor.OnUnreachable onUnreachable) {
         this.dataSource = dataSource;
@@ -51,6 +53,10 @@ final class DataSourceCheck implements AutoCloseable {
             }
         } catch (SQLException | IllegalArgumentException e) {
             close();
+            if (retired) {
+                // its connection was closed under it: the status, which a reload's next checks share, stays
+                return;
+            }
             status.down("unreachable: " + e.getMessage(), status.lagSeconds());
             if (watch.role() == HealthRegistry.Role.REPLICA) {
                 // Reads already waiting on it may wait for ever (a hung server keeps its sockets open): they go elsewhere.
@@ -139,6 +145,12 @@ final class DataSourceCheck implements AutoCloseable {
                 own ? dataSource.password() : watch.check().password(), watch.check().timeoutMillis());
         mariaDb = connection.getMetaData().getDatabaseProductVersion().contains("MariaDB");
         return connection;
+    }
+
+    /** The monitor stops: a check running now ends without a verdict. */
+    void retire() {
+        retired = true;
+        close();
     }
 
     @Override

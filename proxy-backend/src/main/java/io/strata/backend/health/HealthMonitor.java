@@ -65,6 +65,6 @@ public final class HealthMonitor implements AutoCloseable {
     public void close() {
         closed = true;
         threads.forEach(Thread::interrupt);
-        checks.forEach(DataSourceCheck::close);
+        checks.forEach(DataSourceCheck::retire);
     }
 }

@@ -27,7 +27,7 @@ final class Drains implements AutoCloseable {
 
     void nativePools(List<BackendPool> pools) {
         nativePools.addAll(pools);
-        pools.forEach(pool -> LOG.info("data source {}: old pool draining ({} connections lent)",
+        pools.forEach(pool -> LOG.info("{}: the old pool drains ({} connections lent)",
                 pool.config().describe(), pool.stats().active()));
         start();
     }
