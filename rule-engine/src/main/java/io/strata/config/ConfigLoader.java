@@ -32,7 +32,7 @@ public final class ConfigLoader {
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
                     "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout",
-                    "shutdownTimeout", "packetMemory", "watchConfig");
+                    "shutdownTimeout", "packetMemory", "watchConfig", "proxyProtocol", "socket", "socketMode");
     private static final List<String> USER_KEYS = List.of("name", "password", "databases", "admin", "maxConnections");
     private static final List<String> DATABASE_FILE_KEYS = List.of("databaseName", "dataSources", "rules",
             "exposeSchemas");
@@ -90,7 +90,44 @@ public final class ConfigLoader {
                         server.longInteger("shutdownTimeout", LimitsConfig.DEFAULT_SHUTDOWN_TIMEOUT_MILLIS, 0,
                                 Long.MAX_VALUE),
                         server.longInteger("packetMemory", 0, 0, Long.MAX_VALUE)),
-                server.bool("watchConfig", false));
+                server.bool("watchConfig", false),
+                proxyProtocol(server),
+                socket(server));
+    }
+
+    private static SocketConfig socket(YamlMap server) {
+        String path = server.string("socket", null);
+        String mode = server.string("socketMode", SocketConfig.DEFAULT_MODE);
+        if (!mode.matches("0?[0-7]{3}")) {
+            throw server.error("socketMode", "an octal file mode like 0777 or 0660", mode);
+        }
+        if (path != null && path.isBlank()) {
+            throw server.error("socket", "the path of a Unix socket file, like /run/strata/strata.sock", path);
+        }
+        return new SocketConfig(path, mode);
+    }
+
+    private static ProxyProtocolConfig proxyProtocol(YamlMap server) {
+        YamlMap proxy = server.optionalMap("proxyProtocol", "a mapping like { enabled: true, trustedNetworks: "
+                + "[10.0.0.0/8] }");
+        proxy.allowOnly(List.of("enabled", "trustedNetworks"));
+        if (!proxy.bool("enabled", false)) {
+            return ProxyProtocolConfig.DISABLED;
+        }
+        List<String> trusted = proxy.strings("trustedNetworks", List.of());
+        if (trusted.isEmpty()) {
+            throw proxy.error("trustedNetworks", "the addresses or CIDR blocks of the load balancers that send the "
+                    + "header (a list like [10.0.0.0/8, 127.0.0.1])", proxy.value("trustedNetworks"));
+        }
+        for (int i = 0; i < trusted.size(); i++) {
+            try {
+                io.strata.rule.query.ClientAddress.parse(trusted.get(i));
+            } catch (IllegalArgumentException e) {
+                throw proxy.error("trustedNetworks[" + i + "]", "an address or CIDR block (" + e.getMessage() + ")",
+                        trusted.get(i));
+            }
+        }
+        return new ProxyProtocolConfig(true, trusted);
     }
 
     private static SlowLogConfig slowLog(YamlMap server) {

@@ -20,11 +20,13 @@ import java.util.Optional;
  * @param digests          query digests ({@link DigestsConfig#DEFAULT}: off)
  * @param limits           connection limits and timeouts ({@link LimitsConfig#DEFAULT}: none, 10 s to log in)
  * @param watchConfig      whether a change to the configuration folder's files is reloaded by itself
+ * @param proxyProtocol    the PROXY protocol on the listener ({@link ProxyProtocolConfig#DISABLED} when off)
+ * @param socket           a Unix domain socket beside the TCP port ({@link SocketConfig#NONE} when none)
  */
 public record ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
                            int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
                            SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits,
-                           boolean watchConfig) {
+                           boolean watchConfig, ProxyProtocolConfig proxyProtocol, SocketConfig socket) {
 
     public static final String RELAY = "relay";
     public static final String JDBC = "jdbc";
@@ -60,6 +62,8 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
         slowLog = slowLog == null ? SlowLogConfig.DISABLED : slowLog;
         digests = digests == null ? DigestsConfig.DEFAULT : digests;
         limits = limits == null ? LimitsConfig.DEFAULT : limits;
+        proxyProtocol = proxyProtocol == null ? ProxyProtocolConfig.DISABLED : proxyProtocol;
+        socket = socket == null ? SocketConfig.NONE : socket;
         if (!EXECUTORS.contains(executor)) {
             throw new IllegalArgumentException("executor must be one of " + EXECUTORS + ", got " + executor);
         }
@@ -70,7 +74,7 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
                         int workerThreads, String executor, TlsConfig tls, MetricsConfig metrics,
                         SlowLogConfig slowLog, DigestsConfig digests, LimitsConfig limits) {
         this(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls, metrics, slowLog, digests,
-                limits, false);
+                limits, false, ProxyProtocolConfig.DISABLED, SocketConfig.NONE);
     }
 
     public ServerConfig(String host, int port, List<UserConfig> users, String authPlugin, long maxAllowedPacket,
@@ -92,47 +96,57 @@ public record ServerConfig(String host, int port, List<UserConfig> users, String
 
     public ServerConfig withPort(int port) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withExecutor(String executor) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withMaxAllowedPacket(long maxAllowedPacket) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withTls(TlsConfig tls) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withMetrics(MetricsConfig metrics) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withSlowLog(SlowLogConfig slowLog) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withDigests(DigestsConfig digests) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withLimits(LimitsConfig limits) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
+    }
+
+    public ServerConfig withProxyProtocol(ProxyProtocolConfig proxyProtocol) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
+    }
+
+    public ServerConfig withSocket(SocketConfig socket) {
+        return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public ServerConfig withUsers(List<UserConfig> users) {
         return new ServerConfig(host, port, users, authPlugin, maxAllowedPacket, workerThreads, executor, tls,
-                metrics, slowLog, digests, limits, watchConfig);
+                metrics, slowLog, digests, limits, watchConfig, proxyProtocol, socket);
     }
 
     public boolean jdbcExecutor() {

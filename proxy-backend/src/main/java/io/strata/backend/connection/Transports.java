@@ -4,6 +4,8 @@ import io.netty.channel.DefaultSelectStrategyFactory;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -60,6 +62,19 @@ public final class Transports {
 
     public static Class<? extends SocketChannel> socketChannel() {
         return nativeEpoll() ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /**
+     * The listening channel of a Unix domain socket: epoll's (the JDK's NIO has no domain sockets in Netty 4.1).
+     *
+     * @throws IllegalStateException when the native epoll transport is not available here
+     */
+    public static Class<? extends ServerChannel> serverDomainSocketChannel() {
+        if (!nativeEpoll()) {
+            throw new IllegalStateException("server.socket needs Netty's native epoll transport (Linux x86_64 or "
+                    + "aarch64, not -Dstrata.nio=true), which is not available here: " + Epoll.unavailabilityCause());
+        }
+        return EpollServerDomainSocketChannel.class;
     }
 
     public static Class<? extends ServerSocketChannel> serverSocketChannel() {

@@ -54,6 +54,7 @@ final class ConfigChanges {
         live(changes, "server.handshakeTimeout", was.limits().handshakeTimeoutMillis(),
                 is.limits().handshakeTimeoutMillis());
         live(changes, "server.watchConfig", was.watchConfig(), is.watchConfig());
+        live(changes, "server.proxyProtocol", was.proxyProtocol(), is.proxyProtocol());
     }
 
     private static void database(List<String> changes, String file, DatabaseConfig was, DatabaseConfig is) {

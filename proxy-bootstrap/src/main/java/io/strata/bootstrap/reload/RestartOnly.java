@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The keys of server.yaml that only a start applies: the listener (host, port), TLS material, the event loops, the
- * executor, the metrics endpoint, and two limits sized once (packetMemory, shutdownTimeout). A reload keeps their
+ * The keys of server.yaml that only a start applies: the listeners (host, port, socket), TLS material, the event
+ * loops, the executor, the metrics endpoint, and two limits sized once (packetMemory, shutdownTimeout). A reload keeps their
  * running values and names the ones its files changed.
  *
  * @param effective the reloaded configuration with the running values of those keys
@@ -35,6 +35,7 @@ record RestartOnly(StrataConfig effective, List<String> pending) {
         check(pending, "server.executor", was.executor(), now.executor(), live.executor());
         check(pending, "server.tls", was.tls(), now.tls(), live.tls());
         check(pending, "server.metrics", was.metrics(), now.metrics(), live.metrics());
+        check(pending, "server.socket", was.socket(), now.socket(), live.socket());
         check(pending, "server.packetMemory", was.limits().packetMemory(), now.limits().packetMemory(),
                 live.limits().packetMemory());
         check(pending, "server.shutdownTimeout", was.limits().shutdownTimeoutMillis(),
@@ -44,7 +45,7 @@ record RestartOnly(StrataConfig effective, List<String> pending) {
                 live.limits().packetMemory());
         ServerConfig server = new ServerConfig(live.host(), live.port(), now.users(), now.authPlugin(),
                 now.maxAllowedPacket(), live.workerThreads(), live.executor(), live.tls(), live.metrics(),
-                now.slowLog(), now.digests(), limits, now.watchConfig());
+                now.slowLog(), now.digests(), limits, now.watchConfig(), now.proxyProtocol(), live.socket());
         return new RestartOnly(new StrataConfig(server, read.databases()), List.copyOf(pending));
     }
 

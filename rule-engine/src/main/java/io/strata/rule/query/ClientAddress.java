@@ -7,7 +7,7 @@ import java.net.UnknownHostException;
  * A client address matcher: one address ({@code 10.0.0.5}, {@code ::1}, {@code localhost}) or a CIDR block
  * ({@code 10.0.0.0/8}, {@code fd00::/8}). Written as numbers only: nothing here resolves a host name.
  */
-record ClientAddress(String written, byte[] network, int prefixBits) {
+public record ClientAddress(String written, byte[] network, int prefixBits) {
 
     /** The last client address read, for sessions from one host: its bytes are not read again per statement. */
     private static volatile Read last = new Read("", new byte[0]);
@@ -16,7 +16,7 @@ record ClientAddress(String written, byte[] network, int prefixBits) {
     }
 
     /** @throws IllegalArgumentException when {@code written} is no address or CIDR block */
-    static ClientAddress parse(String written) {
+    public static ClientAddress parse(String written) {
         if (written.equalsIgnoreCase("localhost")) {
             return new ClientAddress(written, null, 0);
         }
@@ -39,7 +39,7 @@ record ClientAddress(String written, byte[] network, int prefixBits) {
     }
 
     /** Whether a session's client address (as Session.remoteHost gives it) is in the block. */
-    boolean matches(String client) {
+    public boolean matches(String client) {
         if (network == null) {
             return client.equals("localhost") || client.equals("127.0.0.1") || client.equals("0:0:0:0:0:0:0:1");
         }
