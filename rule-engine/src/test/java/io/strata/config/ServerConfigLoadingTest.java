@@ -79,6 +79,35 @@ class ServerConfigLoadingTest {
     }
 
     @Test
+    void readsTheListenerSettingsAndRejectsBadOnesNamingTheKey() {
+        Path file = write(dir, "server.yaml", """
+                server:
+                  watchConfig: true
+                  socket: /run/strata/strata.sock
+                  socketMode: "0660"
+                  proxyProtocol: { enabled: true, trustedNetworks: [10.0.0.0/8, 127.0.0.1] }
+                users: [ { name: root } ]
+                """);
+        ServerConfig server = ConfigLoader.loadServer(file);
+        assertEquals(true, server.watchConfig());
+        assertEquals(new SocketConfig("/run/strata/strata.sock", "0660"), server.socket());
+        assertEquals("rw-rw----", server.socket().permissions());
+        assertEquals(new ProxyProtocolConfig(true, List.of("10.0.0.0/8", "127.0.0.1")), server.proxyProtocol());
+        assertRejected(dir, "server.yaml", """
+                server: { proxyProtocol: { enabled: true } }
+                users: [ { name: root } ]
+                """, ConfigLoader::loadServer, "server.proxyProtocol.trustedNetworks", "load balancers");
+        assertRejected(dir, "server.yaml", """
+                server: { proxyProtocol: { enabled: true, trustedNetworks: [10.0.0.0/33] } }
+                users: [ { name: root } ]
+                """, ConfigLoader::loadServer, "server.proxyProtocol.trustedNetworks[0]", "10.0.0.0/33");
+        assertRejected(dir, "server.yaml", """
+                server: { socketMode: "0999" }
+                users: [ { name: root } ]
+                """, ConfigLoader::loadServer, "server.socketMode", "0999");
+    }
+
+    @Test
     void onlyUsersAreRequired() {
         Path file = write(dir, "server.yaml", """
                 users:
