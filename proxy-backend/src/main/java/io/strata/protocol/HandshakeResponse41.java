@@ -63,6 +63,15 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
         return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attrs, mariaDbCaps);
     }
 
+    /** The SSLRequest this response is sent after, when it asks for TLS: its first 32 bytes. */
+    public void encodeSslRequest(ByteBuf out) {
+        MySQLBuf.writeInt4(out, capabilities | Capabilities.CLIENT_SSL);
+        MySQLBuf.writeInt4(out, maxPacketSize);
+        MySQLBuf.writeInt1(out, characterSet);
+        out.writeZero(19);
+        MySQLBuf.writeInt4(out, mariaDbCapabilities);
+    }
+
     public void encode(ByteBuf out) {
         MySQLBuf.writeInt4(out, capabilities);
         MySQLBuf.writeInt4(out, maxPacketSize);

@@ -121,7 +121,7 @@ public final class ConfigLoader {
         }
         for (int i = 0; i < trusted.size(); i++) {
             try {
-                io.strata.rule.query.ClientAddress.parse(trusted.get(i));
+                ClientAddress.parse(trusted.get(i));
             } catch (IllegalArgumentException e) {
                 throw proxy.error("trustedNetworks[" + i + "]", "an address or CIDR block (" + e.getMessage() + ")",
                         trusted.get(i));
@@ -234,9 +234,11 @@ public final class ConfigLoader {
             throw entry.error("url", JDBC_URL, entry.value("url"));
         }
         try {
-            return JdbcUrl.parse(url);
+            JdbcUrl parsed = JdbcUrl.parse(url);
+            BackendTls.ofUrl(url);
+            return parsed;
         } catch (IllegalArgumentException e) {
-            throw entry.error("url", JDBC_URL, url, e);
+            throw entry.error("url", JDBC_URL + " (" + e.getMessage() + ")", url, e);
         }
     }
 

@@ -70,6 +70,11 @@ public record DataSourceConfig(String name, String url, String username, String 
                 poolProps, "");
     }
 
+    /** TLS to this data source, as its URL's Connector/J parameters say ({@link BackendTls#OFF} without). */
+    public BackendTls tls() {
+        return url.indexOf('?') < 0 ? BackendTls.OFF : BackendTls.ofUrl(url);
+    }
+
     public int maximumPoolSize() {
         return (int) number(MAXIMUM_POOL_SIZE, 64);
     }

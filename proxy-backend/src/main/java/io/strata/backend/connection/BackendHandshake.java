@@ -2,6 +2,7 @@ package io.strata.backend.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
 import io.strata.config.DataSourceConfig;
 import io.strata.protocol.Capabilities;
 import io.strata.protocol.ErrPacket;
@@ -88,15 +89,65 @@ final class BackendHandshake {
         if (dataSource.schema().isEmpty()) {
             capabilities &= ~Capabilities.CLIENT_CONNECT_WITH_DB;
         }
+        if (dataSource.tls().enabled()) {
+            if (!Capabilities.has(greeting.capabilities(), Capabilities.CLIENT_SSL)) {
+                fail("the server offers no TLS, and the data source's URL asks for sslMode="
+                        + dataSource.tls().sslMode() + " (Strata never falls back to clear text)");
+                channel.close();
+                return;
+            }
+            capabilities |= Capabilities.CLIENT_SSL;
+        }
         nonce = Scramble.trimNonce(greeting.authPluginData());
         plugin = greeting.authPluginName();
         HandshakeResponse41 response = new HandshakeResponse41(capabilities, PacketFrameDecoder.MAX_PAYLOAD,
                 BackendConnector.DEFAULT_COLLATION_ID, dataSource.username(), scramble(),
                 dataSource.schema(), plugin, Map.of("_client_name", "strata", "program_name", "strata-proxy"),
                 mariaDbCapabilities);
+        if (dataSource.tls().enabled()) {
+            startTls(channel, response, sequenceId);
+            return;
+        }
         ByteBuf out = channel.alloc().buffer();
         response.encode(out);
         channel.writeAndFlush(new MySQLFrame(sequenceId + 1, out));
+    }
+
+    /**
+     * sslMode asks for TLS (and the server offers it: see {@link #greet}): an SSLRequest, the TLS handshake, then the
+     * response over TLS. A certificate that fails verification refuses the connection: never a clear-text fallback.
+     */
+    private void startTls(Channel channel, HandshakeResponse41 response, int sequenceId) {
+        HandshakeResponse41 secured = response;
+        ByteBuf request = channel.alloc().buffer(32);
+        secured.encodeSslRequest(request);
+        channel.writeAndFlush(new MySQLFrame(sequenceId + 1, request)).addListener(written -> {
+            if (!written.isSuccess()) {
+                fail("TLS: " + BackendConnector.describe(written.cause()));
+                channel.close();
+                return;
+            }
+            SslHandler tls;
+            try {
+                tls = BackendTlsContexts.handler(dataSource, channel.alloc());
+            } catch (RuntimeException e) {
+                fail(e.getMessage());
+                channel.close();
+                return;
+            }
+            channel.pipeline().addFirst("tls", tls);
+            tls.handshakeFuture().addListener(handshaken -> {
+                if (!handshaken.isSuccess()) {
+                    fail("TLS handshake failed (sslMode=" + dataSource.tls().sslMode() + "): "
+                            + BackendConnector.describe(handshaken.cause()));
+                    channel.close();
+                    return;
+                }
+                ByteBuf out = channel.alloc().buffer();
+                secured.encode(out);
+                channel.writeAndFlush(new MySQLFrame(sequenceId + 2, out));
+            });
+        });
     }
 
     private byte[] scramble() {

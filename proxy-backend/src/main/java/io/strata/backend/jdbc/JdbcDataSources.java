@@ -134,7 +134,7 @@ public final class JdbcDataSources implements AutoCloseable {
                 : dataSource.host()) + ":" + dataSource.port() + "/" + schema
                 + "?allowMultiQueries=true&useResetConnection=true&allowLocalInfile=false"
                 + "&useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=128&enableSkipMeta=false"
-                + "&allowPublicKeyRetrieval=true";
+                + "&allowPublicKeyRetrieval=true" + dataSource.tls().urlParameters();
     }
 
     /**

@@ -26,6 +26,9 @@ public final class ServerConnections {
         props.setProperty("socketTimeout", String.valueOf(timeoutMillis));
         props.setProperty("allowPublicKeyRetrieval", "true"); // a caching_sha2_password account without TLS
         String host = dataSource.host().contains(":") ? "[" + dataSource.host() + "]" : dataSource.host();
-        return DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/", props);
+        // TLS as the data source's own connections have it: an account created REQUIRE SSL logs in here too
+        String tls = dataSource.tls().urlParameters();
+        return DriverManager.getConnection("jdbc:mariadb://" + host + ":" + dataSource.port() + "/"
+                + (tls.isEmpty() ? "" : "?" + tls.substring(1)), props);
     }
 }

@@ -6,7 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.strata.backend.connection.ClientLoops;
 import io.strata.config.ProxyProtocolConfig;
-import io.strata.rule.query.ClientAddress;
+import io.strata.config.ClientAddress;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.Phases;
 import io.strata.frontend.auth.ConnectionPhaseHandler;

@@ -1,5 +1,6 @@
 package io.strata.rule.query;
 
+import io.strata.config.ClientAddress;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
 import io.strata.config.YamlMap;

@@ -1,5 +1,6 @@
 package io.strata.rule.query;
 
+import io.strata.config.ClientAddress;
 import io.strata.rule.SessionRouteState;
 import io.strata.rule.StatementContext;
 import io.strata.rule.sql.DigestText;

@@ -1,5 +1,6 @@
 package io.strata.rule.query;
 
+import io.strata.config.ClientAddress;
 import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;

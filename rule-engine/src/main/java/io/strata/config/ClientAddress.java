@@ -1,11 +1,12 @@
-package io.strata.rule.query;
+package io.strata.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * A client address matcher: one address ({@code 10.0.0.5}, {@code ::1}, {@code localhost}) or a CIDR block
- * ({@code 10.0.0.0/8}, {@code fd00::/8}). Written as numbers only: nothing here resolves a host name.
+ * A client address matcher (query rules' clientAddress, server.proxyProtocol.trustedNetworks): one address
+ * ({@code 10.0.0.5}, {@code ::1}, {@code localhost}) or a CIDR block ({@code 10.0.0.0/8}, {@code fd00::/8}). Written
+ * as numbers only: nothing here resolves a host name.
  */
 public record ClientAddress(String written, byte[] network, int prefixBits) {
 
