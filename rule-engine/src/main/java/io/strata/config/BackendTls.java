@@ -1,7 +1,5 @@
 package io.strata.config;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -75,7 +73,7 @@ public record BackendTls(String sslMode, String serverSslCert, String keyStore, 
 
     private static void append(StringBuilder out, String key, String value) {
         if (value != null) {
-            out.append('&').append(key).append('=').append(java.net.URLEncoder.encode(value, StandardCharsets.UTF_8));
+            out.append('&').append(key).append('=').append(value); // Connector/J reads its parameters undecoded
         }
     }
 
@@ -88,8 +86,7 @@ public record BackendTls(String sslMode, String serverSslCert, String keyStore, 
         for (String pair : url.substring(query + 1).split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
-                params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                params.put(pair.substring(0, eq), pair.substring(eq + 1)); // as Connector/J reads them: undecoded
             }
         }
         return params;
