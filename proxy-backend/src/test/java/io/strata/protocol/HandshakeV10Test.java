@@ -92,7 +92,7 @@ class HandshakeV10Test {
                 01 00 00 00                             # connection id 1
                 61 62 63 64 65 66 67 68                 # nonce part 1 "abcdefgh"
                 00                                      # filler
-                cf b7                                   # capabilities, lower 2 bytes (CLIENT_LOCAL_FILES among them)
+                ef b7                                   # capabilities, lower 2 bytes (CLIENT_COMPRESS, CLIENT_LOCAL_FILES among them)
                 2d                                      # character set 45
                 02 00                                   # status: AUTOCOMMIT
                 3f 01                                   # capabilities, upper 2 bytes

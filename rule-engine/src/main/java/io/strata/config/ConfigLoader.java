@@ -233,13 +233,18 @@ public final class ConfigLoader {
         if (!(entry.value("url") instanceof String url)) {
             throw entry.error("url", JDBC_URL, entry.value("url"));
         }
+        JdbcUrl parsed;
         try {
-            JdbcUrl parsed = JdbcUrl.parse(url);
-            BackendTls.ofUrl(url);
-            return parsed;
+            parsed = JdbcUrl.parse(url);
         } catch (IllegalArgumentException e) {
-            throw entry.error("url", JDBC_URL + " (" + e.getMessage() + ")", url, e);
+            throw entry.error("url", JDBC_URL, url, e);
         }
+        try {
+            BackendTls.ofUrl(url);
+        } catch (IllegalArgumentException e) {
+            throw entry.error("url", "TLS parameters as MariaDB Connector/J takes them: " + e.getMessage(), url, e);
+        }
+        return parsed;
     }
 
     // Only the pool settings Strata reads itself are checked; the rest are handed to HikariCP as written.

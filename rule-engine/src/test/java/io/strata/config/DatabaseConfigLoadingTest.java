@@ -189,6 +189,28 @@ class DatabaseConfigLoadingTest {
     }
 
     @Test
+    void readsBackendTlsFromTheUrlAsConnectorJAndRejectsABadModeOrAMissingFile() {
+        var database = ConfigLoader.loadDatabase(ConfigFiles.write(dir, "config-sbtest.yaml", """
+                databaseName: sbtest
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://db:3306/sbtest?sslMode=trust&connectTimeout=100", username: sbtest }
+                """));
+        assertEquals(new BackendTls("trust", null, null, null, null), database.dataSources().get("ds_0").tls());
+        assertEquals("&sslMode=trust", database.dataSources().get("ds_0").tls().urlParameters());
+        assertRejected(dir, "config-sbtest.yaml", """
+                databaseName: sbtest
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://db:3306/sbtest?sslMode=maybe", username: sbtest }
+                """, ConfigLoader::loadDatabase, "dataSources.ds_0.url", "sslMode must be one of");
+        assertRejected(dir, "config-sbtest.yaml", """
+                databaseName: sbtest
+                dataSources:
+                  ds_0: { url: "jdbc:mariadb://db:3306/sbtest?sslMode=verify-ca&serverSslCert=/no/such/ca.pem",
+                          username: sbtest }
+                """, ConfigLoader::loadDatabase, "dataSources.ds_0.url", "serverSslCert names no readable file");
+    }
+
+    @Test
     void rejectsAMissingUsername() {
         assertRejected(dir, "config-sbtest.yaml", """
                 databaseName: sbtest

@@ -8,6 +8,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.strata.config.UserConfig;
 import io.strata.frontend.Databases;
 import io.strata.frontend.FrontendContext;
+import io.strata.frontend.compress.CompressedProtocol;
 import io.strata.frontend.Phases;
 import io.strata.frontend.packet.Responses;
 import io.strata.kernel.Session;
@@ -272,6 +273,9 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             case ADMITTED -> { }
         }
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_COMPRESS)) {
+            CompressedProtocol.install(ctx.pipeline()); // from the first packet after this OK, both ways
+        }
         ((PacketFrameDecoder) ctx.pipeline().get("framer")).loggedIn();
         ctx.pipeline().replace(this, "command", phases.commands(session));
     }
