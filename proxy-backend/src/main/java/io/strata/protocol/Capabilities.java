@@ -32,13 +32,16 @@ public final class Capabilities {
     public static final int CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS = 1 << 22;
     public static final int CLIENT_SESSION_TRACK = 1 << 23;
     public static final int CLIENT_DEPRECATE_EOF = 1 << 24;
+    /** MySQL 8.0.18's zstd compression; the response then ends with the client's zstd level. */
+    public static final int CLIENT_ZSTD_COMPRESSION_ALGORITHM = 1 << 26;
 
     /** What Strata offers clients (CLIENT_SSL is added when TLS is configured). */
     public static final int SERVER_DEFAULT = CLIENT_LONG_PASSWORD | CLIENT_FOUND_ROWS | CLIENT_LONG_FLAG
             | CLIENT_CONNECT_WITH_DB | CLIENT_ODBC | CLIENT_IGNORE_SPACE | CLIENT_PROTOCOL_41 | CLIENT_INTERACTIVE
             | CLIENT_IGNORE_SIGPIPE | CLIENT_TRANSACTIONS | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_STATEMENTS
             | CLIENT_MULTI_RESULTS | CLIENT_PS_MULTI_RESULTS | CLIENT_PLUGIN_AUTH | CLIENT_CONNECT_ATTRS
-            | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_DEPRECATE_EOF | CLIENT_LOCAL_FILES | CLIENT_COMPRESS;
+            | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_DEPRECATE_EOF | CLIENT_LOCAL_FILES | CLIENT_COMPRESS
+            | CLIENT_ZSTD_COMPRESSION_ALGORITHM;
 
     /**
      * Client flags that change the bytes or semantics of what a server sends back (affected-rows counting, EOF vs OK

@@ -11,7 +11,15 @@ import java.util.Map;
  */
 public record HandshakeResponse41(int capabilities, long maxPacketSize, int characterSet, String username,
                                   byte[] authResponse, String database, String authPluginName,
-                                  Map<String, String> attributes, int mariaDbCapabilities) {
+                                  Map<String, String> attributes, int mariaDbCapabilities, int zstdLevel) {
+
+    /** Without CLIENT_ZSTD_COMPRESSION_ALGORITHM's level. */
+    public HandshakeResponse41(int capabilities, long maxPacketSize, int characterSet, String username,
+                               byte[] authResponse, String database, String authPluginName,
+                               Map<String, String> attributes, int mariaDbCapabilities) {
+        this(capabilities, maxPacketSize, characterSet, username, authResponse, database, authPluginName, attributes,
+                mariaDbCapabilities, 0);
+    }
 
     public HandshakeResponse41(int capabilities, long maxPacketSize, int characterSet, String username,
                                byte[] authResponse, String database, String authPluginName,
@@ -60,7 +68,10 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
                 attrs.put(MySQLBuf.readStringLenenc(block), MySQLBuf.readStringLenenc(block));
             }
         }
-        return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attrs, mariaDbCaps);
+        int zstdLevel = Capabilities.has(caps, Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM) && in.isReadable()
+                ? MySQLBuf.readInt1(in) : 0;
+        return new HandshakeResponse41(caps, maxPacket, charset, user, auth, database, plugin, attrs, mariaDbCaps,
+                zstdLevel);
     }
 
     /** The SSLRequest this response is sent after, when it asks for TLS: its first 32 bytes. */
@@ -103,6 +114,9 @@ public record HandshakeResponse41(int capabilities, long maxPacketSize, int char
             } finally {
                 block.release();
             }
+        }
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM)) {
+            MySQLBuf.writeInt1(out, zstdLevel);
         }
     }
 }

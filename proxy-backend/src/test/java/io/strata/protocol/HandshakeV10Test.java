@@ -95,7 +95,7 @@ class HandshakeV10Test {
                 ef b7                                   # capabilities, lower 2 bytes (CLIENT_COMPRESS, CLIENT_LOCAL_FILES among them)
                 2d                                      # character set 45
                 02 00                                   # status: AUTOCOMMIT
-                3f 01                                   # capabilities, upper 2 bytes
+                3f 05                                   # capabilities, upper 2 bytes (CLIENT_ZSTD_... among them)
                 15                                      # auth-plugin-data length 21
                 00 00 00 00 00 00 00 00 00 00           # reserved
                 69 6a 6b 6c 6d 6e 6f 70 71 72 73 74 00  # nonce part 2 "ijklmnopqrst" and NUL

@@ -8,6 +8,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.github.luben.zstd.Zstd;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.strata.protocol.Capabilities;
+import io.strata.protocol.HandshakeResponse41;
+import io.strata.protocol.HandshakeV10;
+import io.strata.protocol.MySQLBuf;
+import io.strata.protocol.Scramble;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +30,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -122,6 +136,93 @@ class CompressionIT {
             assertTrue(rs.next());
             assertEquals(20_000, rs.getInt(1), "every row is on the backend");
         }
+    }
+
+    /**
+     * MySQL 8's zstd, as its C client speaks it (no Java driver does): CLIENT_ZSTD_COMPRESSION_ALGORITHM and a level
+     * at the end of the login, then every packet a zstd frame of its own.
+     */
+    @Test
+    void aClientAskingForZstdGetsZstdPacketsBothWays() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", strata.port())) {
+            socket.setSoTimeout(30_000);
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            byte[] greeting = readPlain(in);
+            HandshakeV10 hello = HandshakeV10.decode(Unpooled.wrappedBuffer(greeting));
+            assertTrue(Capabilities.has(hello.capabilities(), Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM));
+            int caps = (RawClient.CAPABILITIES | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM)
+                    & ~Capabilities.CLIENT_COMPRESS;
+            HandshakeResponse41 login = new HandshakeResponse41(caps, 1 << 24, 45, "root",
+                    Scramble.nativePassword("root", Scramble.trimNonce(hello.authPluginData())), "it",
+                    Scramble.NATIVE_PASSWORD, Map.of(), 0, 7);
+            ByteBuf payload = Unpooled.buffer();
+            login.encode(payload);
+            writePlain(out, 1, MySQLBuf.readBytesEof(payload));
+            assertEquals(0, readPlain(in)[0], "logged in (the OK itself is not compressed)");
+
+            byte[] query = ("\u0003SELECT REPEAT('z', 5000), 42").getBytes(StandardCharsets.UTF_8);
+            ByteBuf packet = Unpooled.buffer().writeMediumLE(query.length).writeByte(0).writeBytes(query);
+            byte[] plain = new byte[packet.readableBytes()];
+            packet.readBytes(plain);
+            byte[] compressed = Zstd.compress(plain, 7);
+            ByteBuf frame = Unpooled.buffer().writeMediumLE(compressed.length).writeByte(0)
+                    .writeMediumLE(plain.length).writeBytes(compressed);
+            out.write(MySQLBuf.readBytesEof(frame));
+            out.flush();
+
+            ByteBuf answer = Unpooled.buffer();
+            boolean sawCompressed = false;
+            while (!complete(answer)) {
+                int length = in.readUnsignedByte() | in.readUnsignedByte() << 8 | in.readUnsignedByte() << 16;
+                in.readUnsignedByte();
+                int plainLength = in.readUnsignedByte() | in.readUnsignedByte() << 8 | in.readUnsignedByte() << 16;
+                byte[] body = new byte[length];
+                in.readFully(body);
+                if (plainLength == 0) {
+                    answer.writeBytes(body);
+                } else {
+                    sawCompressed = true;
+                    answer.writeBytes(Zstd.decompress(body, plainLength));
+                }
+            }
+            assertTrue(sawCompressed, "the 5000-byte row came zstd-compressed");
+            String text = answer.toString(StandardCharsets.ISO_8859_1);
+            assertTrue(text.contains("z".repeat(5000)) && text.contains("\u000242"), "the row: " + text.length());
+        }
+    }
+
+    /** Whether the plain stream holds a whole result set: its last packet an OK/EOF (0xFE) after rows. */
+    private static boolean complete(ByteBuf plain) {
+        int at = plain.readerIndex();
+        int packets = 0;
+        while (plain.writerIndex() - at >= 4) {
+            int length = plain.getUnsignedMediumLE(at);
+            if (plain.writerIndex() - at < 4 + length) {
+                return false;
+            }
+            packets++;
+            if (packets > 3 && plain.getUnsignedByte(at + 4) == 0xFE && length < 0xFFFFFF) {
+                return at + 4 + length == plain.writerIndex();
+            }
+            at += 4 + length;
+        }
+        return false;
+    }
+
+    private static byte[] readPlain(DataInputStream in) throws IOException {
+        int length = in.readUnsignedByte() | in.readUnsignedByte() << 8 | in.readUnsignedByte() << 16;
+        in.readUnsignedByte();
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        return payload;
+    }
+
+    private static void writePlain(OutputStream out, int sequence, byte[] payload) throws IOException {
+        out.write(new byte[] {(byte) payload.length, (byte) (payload.length >> 8), (byte) (payload.length >> 16),
+            (byte) sequence});
+        out.write(payload);
+        out.flush();
     }
 
     @Test

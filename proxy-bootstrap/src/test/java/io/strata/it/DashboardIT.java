@@ -88,11 +88,19 @@ class DashboardIT {
             st.executeQuery("RELOAD STRATA CONFIG").close();
             Files.writeString(folder.resolve("config-app.yaml"), "databaseName: app\nrulez: []\n");
             assertThrows(SQLException.class, () -> st.executeQuery("RELOAD STRATA CONFIG"));
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, response.statusCode());
-            return response.body();
+            // GC pause timers appear with the JVM's first collection since they were bound: make one
+            System.gc();
+            String body = "";
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!body.contains("jvm_gc_pause_seconds_sum") && System.nanoTime() < deadline) {
+                HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, response.statusCode());
+                body = response.body();
+                Thread.sleep(body.contains("jvm_gc_pause_seconds_sum") ? 0 : 100);
+            }
+            return body;
         }
     }
 

@@ -54,6 +54,8 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
     private Phase phase = Phase.HANDSHAKE_RESPONSE;
     private HandshakeResponse41 response;
     private int capabilities;
+    /** The zstd level the client asked for with CLIENT_ZSTD_COMPRESSION_ALGORITHM. */
+    private int zstdLevel;
     private int serverCapabilities;
     private int serverMariaDbCapabilities;
     private int mariaDbCapabilities;
@@ -129,6 +131,7 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
         }
         response = HandshakeResponse41.decode(payload);
         capabilities = response.capabilities() & serverCapabilities;
+        zstdLevel = response.zstdLevel();
         mariaDbCapabilities = Capabilities.has(response.capabilities(), Capabilities.CLIENT_LONG_PASSWORD)
                 ? 0 : response.mariaDbCapabilities() & serverMariaDbCapabilities;
         String clientPlugin = response.authPluginName();
@@ -273,8 +276,12 @@ public final class ConnectionPhaseHandler extends SimpleChannelInboundHandler<My
             case ADMITTED -> { }
         }
         Responses.ok(ctx.channel(), next, new OkPacket(0, 0, session.state().statusFlags(), 0));
+        // from the first packet after this OK, both ways; zlib first when a client asks for both, as MySQL does
         if (Capabilities.has(capabilities, Capabilities.CLIENT_COMPRESS)) {
-            CompressedProtocol.install(ctx.pipeline()); // from the first packet after this OK, both ways
+            CompressedProtocol.install(ctx.pipeline());
+        } else if (Capabilities.has(capabilities, Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM)) {
+            CompressedProtocol.install(ctx.pipeline(), CompressedProtocol.zstd(zstdLevel),
+                    CompressedProtocol.zstd(zstdLevel));
         }
         ((PacketFrameDecoder) ctx.pipeline().get("framer")).loggedIn();
         ctx.pipeline().replace(this, "command", phases.commands(session));

@@ -13,13 +13,15 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
+import com.github.luben.zstd.Zstd;
+
 /**
- * MySQL's compressed protocol (CLIENT_COMPRESS, zlib), for a client that asked for it, from the first packet after
- * its login's OK. Every compressed packet has a 7-byte header (compressed length, its own sequence id, uncompressed
+ * MySQL's compressed protocol, for a client that asked for it (CLIENT_COMPRESS: zlib;
+ * CLIENT_ZSTD_COMPRESSION_ALGORITHM: zstd at the client's level), from the first packet after its login's OK. Every compressed packet has a 7-byte header (compressed length, its own sequence id, uncompressed
  * length; 0 when stored as it is) and carries any part of the plain packet stream: a plain packet may span several,
  * several may share one. The decoder hands the frame decoder the plain stream; the encoder compresses what the
  * session writes, each write its own compressed packets (a relayed run of packets is one write). Stored, not
- * compressed, below {@value #MIN_COMPRESS} bytes or when zlib does not make it smaller, as MySQL does. Only a
+ * compressed, below {@value #MIN_COMPRESS} bytes or when compressing does not make it smaller, as MySQL does. Only a
  * compressing client's pipeline has these handlers: the relay of everyone else is untouched.
  */
 public final class CompressedProtocol {
@@ -38,33 +40,123 @@ public final class CompressedProtocol {
         private int next;
     }
 
-    /** Puts the codec next to the socket (after TLS, when the session has it). */
+    /** How one compressed packet's payload is made and read back: each packet is compressed on its own. */
+    public interface Algorithm {
+        /** Compresses {@code length} bytes of {@code in} into {@code out}; returns the size, or -1 when it did not fit. */
+        int compress(ByteBuffer in, byte[] out);
+
+        /** Fills {@code out} (exactly the announced plain length) from {@code in}. */
+        void decompress(ByteBuffer in, ByteBuffer out) throws DataFormatException;
+
+        void close();
+    }
+
+    /** zlib, as CLIENT_COMPRESS means it. */
+    public static Algorithm zlib() {
+        Deflater deflater = new Deflater();
+        Inflater inflater = new Inflater();
+        return new Algorithm() {
+            @Override
+            public int compress(ByteBuffer in, byte[] out) {
+                deflater.reset();
+                deflater.setInput(in);
+                deflater.finish();
+                int size = 0;
+                while (!deflater.finished() && size < out.length) {
+                    size += deflater.deflate(out, size, out.length - size);
+                }
+                return deflater.finished() ? size : -1;
+            }
+
+            @Override
+            public void decompress(ByteBuffer in, ByteBuffer out) throws DataFormatException {
+                inflater.reset();
+                inflater.setInput(in);
+                while (out.hasRemaining() && !inflater.finished()) {
+                    if (inflater.inflate(out) == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                        break;
+                    }
+                }
+                if (out.hasRemaining()) {
+                    throw new DataFormatException("inflated to " + out.position() + " of " + out.limit() + " bytes");
+                }
+            }
+
+            @Override
+            public void close() {
+                deflater.end();
+                inflater.end();
+            }
+        };
+    }
+
+    /** zstd at {@code level} (1..22; 0 or out of range: zstd's default, 3), as MySQL 8's zstd compression. */
+    public static Algorithm zstd(int level) {
+        int used = level >= 1 && level <= 22 ? level : 3;
+        return new Algorithm() {
+            @Override
+            public int compress(ByteBuffer in, byte[] out) {
+                byte[] plain = new byte[in.remaining()];
+                in.get(plain);
+                long size = Zstd.compressByteArray(out, 0, out.length, plain, 0, plain.length, used);
+                return Zstd.isError(size) ? -1 : (int) size;
+            }
+
+            @Override
+            public void decompress(ByteBuffer in, ByteBuffer out) throws DataFormatException {
+                byte[] compressed = new byte[in.remaining()];
+                in.get(compressed);
+                byte[] plain = new byte[out.remaining()];
+                long size = Zstd.decompressByteArray(plain, 0, plain.length, compressed, 0, compressed.length);
+                if (Zstd.isError(size) || size != plain.length) {
+                    throw new DataFormatException(Zstd.isError(size) ? Zstd.getErrorName(size)
+                            : "decompressed to " + size + " of " + plain.length + " bytes");
+                }
+                out.put(plain);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Puts the zlib codec next to the socket (after TLS, when the session has it). */
     public static void install(ChannelPipeline pipeline) {
+        install(pipeline, zlib(), zlib());
+    }
+
+    /**
+     * Puts the codec next to the socket (after TLS, when the session has it): {@code inbound} reads the client's
+     * packets, {@code outbound} makes Strata's (each keeps its own state).
+     */
+    public static void install(ChannelPipeline pipeline, Algorithm inbound, Algorithm outbound) {
         if (pipeline.get("compress") != null) {
             return; // a COM_CHANGE_USER logs in again on a session that already compresses
         }
         Sequence sequence = new Sequence();
         String after = pipeline.get("tls") != null ? "tls" : null;
         if (after != null) {
-            pipeline.addAfter(after, "compress", new Encoder(sequence));
-            pipeline.addAfter(after, "decompress", new Decoder(sequence));
+            pipeline.addAfter(after, "compress", new Encoder(sequence, outbound));
+            pipeline.addAfter(after, "decompress", new Decoder(sequence, inbound));
         } else {
-            pipeline.addFirst("compress", new Encoder(sequence));
-            pipeline.addFirst("decompress", new Decoder(sequence));
+            pipeline.addFirst("compress", new Encoder(sequence, outbound));
+            pipeline.addFirst("decompress", new Decoder(sequence, inbound));
         }
     }
 
     /** Compressed packets in, the plain packet stream out. */
     static final class Decoder extends ByteToMessageDecoder {
         private final Sequence sequence;
-        private final Inflater inflater = new Inflater();
+        private final Algorithm algorithm;
 
-        Decoder(Sequence sequence) {
+        Decoder(Sequence sequence, Algorithm algorithm) {
             this.sequence = sequence;
+            this.algorithm = algorithm;
         }
 
         @Override
-        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws DataFormatException {
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
             while (in.readableBytes() >= HEADER) {
                 int start = in.readerIndex();
                 int compressed = in.getUnsignedMediumLE(start);
@@ -78,24 +170,16 @@ public final class CompressedProtocol {
                     out.add(in.readRetainedSlice(compressed));
                     continue;
                 }
-                ByteBuf inflated = ctx.alloc().buffer(plain);
+                ByteBuf inflated = ctx.alloc().heapBuffer(plain);
                 try {
-                    inflater.reset();
-                    inflater.setInput(in.nioBuffer(in.readerIndex(), compressed));
-                    ByteBuffer target = inflated.nioBuffer(0, plain);
-                    while (target.hasRemaining() && !inflater.finished()) {
-                        if (inflater.inflate(target) == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                            break;
-                        }
-                    }
-                    if (target.hasRemaining()) {
-                        throw ErrorCode.MALFORMED_PACKET.exception("a compressed packet that inflates to "
-                                + target.position() + " of its announced " + plain + " bytes");
-                    }
+                    algorithm.decompress(in.nioBuffer(in.readerIndex(), compressed), inflated.nioBuffer(0, plain));
                     inflated.writerIndex(plain);
                     in.skipBytes(compressed);
                     out.add(inflated);
                     inflated = null;
+                } catch (DataFormatException e) {
+                    throw ErrorCode.MALFORMED_PACKET.exception("a compressed packet announcing " + plain
+                            + " bytes: " + e.getMessage());
                 } finally {
                     if (inflated != null) {
                         inflated.release();
@@ -106,26 +190,26 @@ public final class CompressedProtocol {
 
         @Override
         protected void handlerRemoved0(ChannelHandlerContext ctx) {
-            inflater.end();
+            algorithm.close();
         }
     }
 
     /** What the session writes, as compressed packets. */
     static final class Encoder extends MessageToByteEncoder<ByteBuf> {
         private final Sequence sequence;
-        private final Deflater deflater = new Deflater();
+        private final Algorithm algorithm;
         private byte[] scratch = new byte[0];
 
-        Encoder(Sequence sequence) {
+        Encoder(Sequence sequence, Algorithm algorithm) {
             super(false);
             this.sequence = sequence;
+            this.algorithm = algorithm;
         }
 
         @Override
         protected void encode(ChannelHandlerContext ctx, ByteBuf msg, ByteBuf out) {
             while (msg.isReadable()) {
-                int length = Math.min(msg.readableBytes(), MAX_PART);
-                part(msg, length, out);
+                part(msg, Math.min(msg.readableBytes(), MAX_PART), out);
             }
         }
 
@@ -133,18 +217,12 @@ public final class CompressedProtocol {
             int seq = sequence.next;
             sequence.next = (seq + 1) & 0xFF;
             if (length >= MIN_COMPRESS) {
-                deflater.reset();
-                deflater.setInput(msg.nioBuffer(msg.readerIndex(), length));
-                deflater.finish();
-                int bound = length + (length >> 12) + (length >> 14) + (length >> 25) + 64;
+                int bound = length + (length >> 7) + 128; // zlib's and zstd's worst case are both below
                 if (scratch.length < bound) {
                     scratch = new byte[bound];
                 }
-                int size = 0;
-                while (!deflater.finished() && size < scratch.length) {
-                    size += deflater.deflate(scratch, size, scratch.length - size);
-                }
-                if (deflater.finished() && size < length) {
+                int size = algorithm.compress(msg.nioBuffer(msg.readerIndex(), length), scratch);
+                if (size >= 0 && size < length) {
                     out.ensureWritable(HEADER + size);
                     out.writeMediumLE(size).writeByte(seq).writeMediumLE(length).writeBytes(scratch, 0, size);
                     msg.skipBytes(length);
@@ -157,7 +235,7 @@ public final class CompressedProtocol {
 
         @Override
         public void handlerRemoved(ChannelHandlerContext ctx) throws Exception {
-            deflater.end();
+            algorithm.close();
             super.handlerRemoved(ctx);
         }
     }
