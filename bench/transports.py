@@ -28,7 +28,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import common, cpu, interleave, mariadb, matrix, report, targets  # noqa: E402
 from harness.common import die, echo, say  # noqa: E402
-from harness.sysbench import IGNORE_ERRORS, Sysbench  # noqa: E402
+from harness.sysbench import IGNORE_ERRORS, Interrupted, Sysbench  # noqa: E402
 
 TARGETS = ["tcp", "socket", "tcp-compressed"]
 ALL_WORKLOADS = ["oltp_point_select", "oltp_read_only"]
@@ -292,6 +292,7 @@ class TransportsBench:
         self.home = None
         self.checks = []          # (what, ok, detail) of the logins before the cells
         self.results = {}         # (w, ps, t) -> {target: Summary}
+        self.interrupted = ""     # why the run stopped before its last cell, if it did
 
     # ---- set-up ---------------------------------------------------------------------------------------------------
 
@@ -632,6 +633,10 @@ class TransportsBench:
         out()
         self.machine_info(out)
         out()
+        if self.interrupted:
+            out(f"INTERRUPTED ({self.interrupted}) after {len(self.results)} of {len(o.cells())} cells: this report "
+                f"covers the cells that finished all their rounds.")
+            out()
         self.table(out)
         report.failed_cells(out, [((w, ps, t, target), x.status, x.note)
                                   for (w, ps, t), sm in self.results.items() for target, x in sm.items()])
@@ -648,7 +653,8 @@ class TransportsBench:
         total = len(self.results)
         verdict = "holds" if not missed and not unknown else "does not hold"
         out(f"Goal: socket at least as fast as TCP (mean socket/tcp QPS >= {GOAL:.1f} in every cell): {verdict}; "
-            f"{len(held)} of {total} cells hold")
+            f"{len(held)} of {total} cells hold" + (" (an interrupted run: not every cell ran)" if self.interrupted
+                                                    else ""))
         if held:
             out("  hold:    " + ", ".join(f"{w} {ps} {t} ({m})" for (w, ps, t), m in held))
         if missed:
@@ -721,7 +727,14 @@ def main(argv):
         bench.start(s)
         bench.prepare(s)
         bench.warm_up(s)
-        bench.run(s)
+        try:
+            bench.run(s)
+        except (SystemExit, KeyboardInterrupt, Interrupted) as e:
+            # Stopped part way (Ctrl-C, a TERM): the cells that finished all their rounds are still reported.
+            if bench.results:
+                bench.interrupted = f"{type(e).__name__} {getattr(e, 'code', '') or ''}".strip()
+                bench.report(s)
+            raise
         bench.report(s)
 
 
