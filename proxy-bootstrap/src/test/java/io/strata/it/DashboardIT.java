@@ -4,7 +4,6 @@ import io.strata.bootstrap.Strata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,7 +60,7 @@ class DashboardIT {
     /** A Strata from a conf folder (so it reloads), some statements, a reload and a refused one; then /metrics. */
     private String scrapeAfterWorkload(String executor) throws Exception {
         Path folder = Files.createDirectories(conf.resolve(executor));
-        int metricsPort = freePort();
+        int metricsPort = Ports.free();
         Files.writeString(folder.resolve("server.yaml"), """
                 server:
                   host: 127.0.0.1
@@ -104,9 +103,4 @@ class DashboardIT {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -3,7 +3,6 @@ package io.strata.it;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,7 +69,7 @@ final class EmbeddedMySql8 implements AutoCloseable {
                     "CREATE DATABASE `" + schema + "` DEFAULT CHARACTER SET utf8mb4;", ""));
             Files.createDirectories(home.resolve("tmp"));
             run(home, List.of("--initialize-insecure", "--log-error=" + home.resolve("initialize.err")));
-            int port = freePort();
+            int port = Ports.free();
             List<String> args = new ArrayList<>(List.of("--port=" + port, "--bind-address=127.0.0.1",
                     "--socket=" + home.resolve("mysql.sock"), "--mysqlx=OFF", "--skip-log-bin",
                     "--performance-schema=OFF", "--innodb-buffer-pool-size=64M",
@@ -195,11 +194,6 @@ final class EmbeddedMySql8 implements AutoCloseable {
         return command;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static String tail(Path log) {
         try {

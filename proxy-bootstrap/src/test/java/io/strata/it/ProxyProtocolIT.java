@@ -11,7 +11,6 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,8 +54,8 @@ class ProxyProtocolIT {
                 """);
         strata = Strata.builder().config(new StrataConfig(shop.server().withProxyProtocol(
                 new ProxyProtocolConfig(true, List.of("127.0.0.1"))), shop.databases())).start();
-        v2Port = freePort();
-        v1Port = freePort();
+        v2Port = Ports.free();
+        v1Port = Ports.free();
         folder = Files.createTempDirectory("strata-haproxy");
         Path config = folder.resolve("haproxy.cfg");
         Files.writeString(config, """
@@ -164,11 +163,6 @@ class ProxyProtocolIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static String read(Path file) {
         try {

@@ -201,7 +201,7 @@ class ReloadIT {
 
     @Test
     void sighupAndAWatchedFolderReloadAServerProcess() throws Exception {
-        int port = freePort();
+        int port = Ports.free();
         writeServer("", "port: " + port);
         writeApp(dataSources("ds_0", "reload_a"), "[]");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -373,9 +373,4 @@ class ReloadIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,7 +38,7 @@ class StrataCrashIT {
             st.execute("CREATE TABLE ledger_a (id BIGINT PRIMARY KEY)");
             st.execute("CREATE TABLE ledger_b (id BIGINT PRIMARY KEY)");
         }
-        int port = freePort();
+        int port = Ports.free();
         writeConfig(conf, port);
         String url = "jdbc:mariadb://127.0.0.1:" + port + "/it?user=root&password=root&connectTimeout=2000";
         Process strata = start(conf, url);
@@ -148,11 +147,6 @@ class StrataCrashIT {
         return ids;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static String read(Path file) {
         try {

@@ -118,9 +118,8 @@ final class BackendHandshake {
      * response over TLS. A certificate that fails verification refuses the connection: never a clear-text fallback.
      */
     private void startTls(Channel channel, HandshakeResponse41 response, int sequenceId) {
-        HandshakeResponse41 secured = response;
         ByteBuf request = channel.alloc().buffer(32);
-        secured.encodeSslRequest(request);
+        response.encodeSslRequest(request);
         channel.writeAndFlush(new MySQLFrame(sequenceId + 1, request)).addListener(written -> {
             if (!written.isSuccess()) {
                 fail("TLS: " + BackendConnector.describe(written.cause()));
@@ -144,7 +143,7 @@ final class BackendHandshake {
                     return;
                 }
                 ByteBuf out = channel.alloc().buffer();
-                secured.encode(out);
+                response.encode(out);
                 channel.writeAndFlush(new MySQLFrame(sequenceId + 2, out));
             });
         });

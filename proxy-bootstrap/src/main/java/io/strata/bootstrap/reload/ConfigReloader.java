@@ -1,6 +1,5 @@
 package io.strata.bootstrap.reload;
 
-import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import io.netty.channel.EventLoopGroup;
 import io.strata.backend.Backends;
@@ -192,10 +191,5 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
     public void close() {
         one.shutdownNow();
         drains.close();
-    }
-
-    /** Used by the drains: a Hikari pool closes once nothing is lent. */
-    static boolean idle(HikariDataSource pool) {
-        return pool.getHikariPoolMXBean() == null || pool.getHikariPoolMXBean().getActiveConnections() == 0;
     }
 }

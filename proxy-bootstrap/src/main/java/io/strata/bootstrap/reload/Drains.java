@@ -55,7 +55,7 @@ final class Drains implements AutoCloseable {
         while (!closed) {
             nativePools.removeIf(BackendPool::closed);
             for (HikariDataSource pool : hikariPools) {
-                if (ConfigReloader.idle(pool)) {
+                if (idle(pool)) {
                     pool.close();
                     hikariPools.remove(pool);
                     LOG.info("JDBC pool {} drained and closed", pool.getPoolName());
@@ -67,6 +67,11 @@ final class Drains implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** A HikariCP pool closes once nothing is lent. */
+    private static boolean idle(HikariDataSource pool) {
+        return pool.getHikariPoolMXBean() == null || pool.getHikariPoolMXBean().getActiveConnections() == 0;
     }
 
     @Override
