@@ -11,6 +11,7 @@ import io.strata.protocol.ErrorCode;
 import io.strata.protocol.PacketEncoder;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /** Opens native connections to a backend server and authenticates them (see {@link BackendHandshake}). */
 public final class BackendConnector {
@@ -62,7 +63,25 @@ public final class BackendConnector {
                         dataSource.host() + ":" + dataSource.port() + ": " + describe(f.cause())));
             }
         });
+        giveUpAfter(connect.channel(), dataSource, handshake, result);
         return result;
+    }
+
+    /**
+     * Bounds the whole open, greeting and login included, by connectionTimeout: a server that hangs (stopped, or
+     * behind a network that swallows packets) still completes the TCP connect from its kernel's backlog, and its
+     * greeting would never come. Failing the open lets a read go to another replica, as when the connect is refused.
+     */
+    private static void giveUpAfter(Channel channel, DataSourceConfig dataSource, BackendHandshake handshake,
+                                    CompletableFuture<BackendConnection> result) {
+        long millis = dataSource.connectionTimeoutMillis();
+        var deadline = channel.eventLoop().schedule(() -> {
+            if (!result.isDone()) {
+                handshake.fail("no greeting and login within connectionTimeout (" + millis + " ms)");
+                channel.close();
+            }
+        }, millis, TimeUnit.MILLISECONDS);
+        result.whenComplete((connection, error) -> deadline.cancel(false));
     }
 
     /** The version string of the last backend that accepted a connection, or null before the first. */
