@@ -61,16 +61,18 @@ public final class BackendConnector {
             if (!f.isSuccess()) {
                 result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(dataSource.describe(),
                         dataSource.host() + ":" + dataSource.port() + ": " + describe(f.cause())));
+            } else {
+                giveUpAfter(connect.channel(), dataSource, handshake, result);
             }
         });
-        giveUpAfter(connect.channel(), dataSource, handshake, result);
         return result;
     }
 
     /**
-     * Bounds the whole open, greeting and login included, by connectionTimeout: a server that hangs (stopped, or
-     * behind a network that swallows packets) still completes the TCP connect from its kernel's backlog, and its
-     * greeting would never come. Failing the open lets a read go to another replica, as when the connect is refused.
+     * Bounds the greeting and login after the TCP connect (which CONNECT_TIMEOUT_MILLIS bounds) by connectionTimeout:
+     * a server that hangs (stopped, or behind a network that swallows packets) still completes the connect from its
+     * kernel's backlog, and its greeting would never come. Failing the open lets a read go to another replica, as
+     * when the connect is refused. Runs on the channel's loop, where the handshake runs: no race with its end.
      */
     private static void giveUpAfter(Channel channel, DataSourceConfig dataSource, BackendHandshake handshake,
                                     CompletableFuture<BackendConnection> result) {
