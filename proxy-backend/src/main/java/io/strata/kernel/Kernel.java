@@ -20,6 +20,8 @@ public final class Kernel {
     private volatile StatementTimer timer;
     /** Reads the configuration again and swaps it in; null where the host cannot (built from records). */
     private volatile Reloader reloader;
+    /** The cluster this host is a member of; null when it runs standalone. */
+    private volatile Cluster cluster;
 
     public Kernel(StrataRuntime runtime, DigestTable digests, SlowLog slowLog) {
         this.runtime = Objects.requireNonNull(runtime);
@@ -68,6 +70,15 @@ public final class Kernel {
 
     public void reloader(Reloader reloader) {
         this.reloader = reloader;
+    }
+
+    /** The cluster this host is a member of, or null when it runs standalone. */
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    public void cluster(Cluster cluster) {
+        this.cluster = cluster;
     }
 
     public SessionRegistry sessions() {

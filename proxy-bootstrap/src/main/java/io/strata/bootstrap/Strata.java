@@ -14,6 +14,7 @@ import io.strata.config.ConfigLoader;
 import io.strata.config.DigestsConfig;
 import io.strata.config.MetricsConfig;
 import io.strata.config.SlowLogConfig;
+import io.strata.config.ModeConfig;
 import io.strata.config.StrataConfig;
 import io.strata.frontend.FrontendContext;
 import io.strata.frontend.FrontendStats;
@@ -34,7 +35,9 @@ import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.strata.bootstrap.cluster.ClusterMember;
 import io.strata.bootstrap.reload.ConfigReloader;
+import io.strata.bootstrap.reload.RestartOnly;
 import io.strata.bootstrap.reload.ConfigWatcher;
 import io.strata.bootstrap.metrics.ReloadMeters;
 import io.strata.kernel.Reloader;
@@ -68,12 +71,15 @@ public final class Strata implements AutoCloseable {
     private final MetricsEndpoint metrics;
     private final ConfigReloader reloader;
     private final ConfigWatcher watcher;
+    /** This process as a cluster member; null when it runs standalone. */
+    private final ClusterMember member;
     private final long shutdownTimeoutMillis;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Strata(EventLoopGroup boss, EventLoopGroup workers, Kernel kernel, FrontendServer server,
                    AtomicReference<HealthMonitor> monitor, MetricsEndpoint metrics, ConfigReloader reloader,
-                   ConfigWatcher watcher, long shutdownTimeoutMillis) {
+                   ConfigWatcher watcher, ClusterMember member, long shutdownTimeoutMillis) {
+        this.member = member;
         this.kernel = kernel;
         this.shutdownTimeoutMillis = shutdownTimeoutMillis;
         this.monitor = monitor;
@@ -106,7 +112,8 @@ public final class Strata implements AutoCloseable {
 
     /**
      * Reads the conf folder again and swaps the configuration in between statements (as RELOAD STRATA CONFIG and
-     * SIGHUP do).
+     * SIGHUP do). A cluster member publishes the folder as the cluster's next version instead, which every member
+     * applies.
      *
      * @return the version now running; fails with the configuration's error when refused (the running one stays)
      * @throws IllegalStateException when the server was built from records, not from a conf folder
@@ -116,7 +123,7 @@ public final class Strata implements AutoCloseable {
             throw new IllegalStateException("this Strata was built from configuration records: there is no conf "
                     + "folder to reload");
         }
-        return reloader.reload(trigger);
+        return kernel.reloader().reload(trigger);
     }
 
     /**
@@ -161,6 +168,9 @@ public final class Strata implements AutoCloseable {
         server.close();
         if (watcher != null) {
             watcher.close();
+        }
+        if (member != null) {
+            member.close(); // leaves the member list at once
         }
         if (reloader != null) {
             reloader.close(); // no reload from now on; pools still draining close
@@ -210,10 +220,21 @@ public final class Strata implements AutoCloseable {
          * @throws io.strata.config.ConfigException when the configuration is wrong
          */
         public Strata start() {
-            StrataConfig filed = config != null ? config : ConfigLoader.load(confDir != null ? confDir
-                    : Path.of("conf"));
-            StrataConfig resolved = port == null ? filed
-                    : new StrataConfig(filed.server().withPort(port), filed.databases());
+            Path dir = confDir != null ? confDir : Path.of("conf");
+            StrataConfig filed = config != null ? config : ConfigLoader.load(dir);
+            ModeConfig mode = config != null ? ModeConfig.STANDALONE : ConfigLoader.loadMode(dir.resolve("server.yaml"));
+            // a member runs the cluster's configuration, with its own listeners and loops
+            ClusterMember member = mode.cluster() ? ClusterMember.connect(mode, dir) : null;
+            StrataConfig running;
+            try {
+                running = member == null ? filed
+                        : RestartOnly.withLocal(member.startingConfig(filed), filed.server());
+            } catch (RuntimeException e) {
+                member.close();
+                throw e;
+            }
+            StrataConfig resolved = port == null ? running
+                    : new StrataConfig(running.server().withPort(port), running.databases());
             Startup.warnOfMistypedHashes(resolved);
             HealthRegistry health = new HealthRegistry();
             Map<String, RuleChain> chains = Startup.ruleChains(resolved, health);
@@ -246,10 +267,13 @@ public final class Strata implements AutoCloseable {
                 // Checks start before clients are served, so replicas prove themselves before they get reads.
                 AtomicReference<HealthMonitor> monitor = new AtomicReference<>(startMonitor(runtime));
                 if (config == null) {
-                    reloader = new ConfigReloader(confDir != null ? confDir : Path.of("conf"), filed, kernel,
+                    reloader = new ConfigReloader(dir, filed, kernel,
                             authenticator, workers, metrics == null ? null : metrics.hikariTracker(),
                             next -> monitor.getAndSet(startMonitor(next)).close());
                     kernel.reloader(reloader);
+                    if (member != null) {
+                        reloader.startedAs(member.version(), member.source());
+                    }
                 }
                 if (metrics != null) {
                     metrics.start(context);
@@ -263,12 +287,19 @@ public final class Strata implements AutoCloseable {
                         resolved.server().host(), server.port(), Transports.nativeEpoll() ? "epoll" : "nio",
                         resolved.server().executor(), resolved.databases().keySet());
                 Startup.warnOfMissingBroadcastTablesLater(resolved, chains);
-                ConfigWatcher watcher = reloader == null ? null : new ConfigWatcher(confDir != null ? confDir
-                        : Path.of("conf"), reloader, () -> kernel.runtime().config().server().watchConfig());
-                return new Strata(boss, workers, kernel, server, monitor, metrics, reloader, watcher,
+                if (member != null) {
+                    member.join(kernel, reloader, resolved.server().host(), server.port());
+                }
+                // in a cluster, a reload publishes this member's files: the watcher and SIGHUP go through the kernel's
+                ConfigWatcher watcher = reloader == null ? null : new ConfigWatcher(dir, kernel.reloader(),
+                        () -> kernel.runtime().config().server().watchConfig());
+                return new Strata(boss, workers, kernel, server, monitor, metrics, reloader, watcher, member,
                         resolved.server().limits().shutdownTimeoutMillis());
             } catch (Exception e) {
                 // A failed start leaves nothing running: no port bound, no thread left behind.
+                if (member != null) {
+                    member.close();
+                }
                 if (reloader != null) {
                     reloader.close();
                 }

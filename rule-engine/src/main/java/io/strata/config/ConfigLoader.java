@@ -28,7 +28,7 @@ public final class ConfigLoader {
     static final String SERVER_FILE = "server.yaml";
     static final String DATABASE_FILES = "config-*.yaml";
 
-    private static final List<String> SERVER_FILE_KEYS = List.of("server", "users");
+    private static final List<String> SERVER_FILE_KEYS = List.of("server", "users", "mode");
     private static final List<String> SERVER_KEYS =
             List.of("host", "port", "authPlugin", "maxAllowedPacket", "workerThreads", "executor", "tls",
                     "metrics", "slowLog", "digests", "maxConnections", "idleTimeout", "handshakeTimeout",
@@ -93,6 +93,52 @@ public final class ConfigLoader {
                 server.bool("watchConfig", false),
                 proxyProtocol(server),
                 socket(server));
+    }
+
+    /**
+     * {@code mode} of a server.yaml, as ShardingSphere writes it: {@code { type: Cluster, repository: { type:
+     * ZooKeeper, props: { namespace, server-lists, ... } } }}; Standalone when absent.
+     */
+    public static ModeConfig loadMode(Path serverFile) {
+        YamlMap mode = read(serverFile).optionalMap("mode", "a mapping like { type: Cluster, repository: { type: "
+                + "ZooKeeper, props: { server-lists: localhost:2181 } } }");
+        mode.allowOnly(List.of("type", "repository"));
+        if (mode.oneOf("type", List.of("Standalone", "Cluster"), "Standalone").equals("Standalone")) {
+            if (mode.value("repository") != null) {
+                throw mode.error("repository", "no repository (type is Standalone; a repository needs type: Cluster)",
+                        mode.value("repository"));
+            }
+            return ModeConfig.STANDALONE;
+        }
+        YamlMap repository = mode.map("repository", "a mapping like { type: ZooKeeper, props: { server-lists: "
+                + "localhost:2181 } }");
+        repository.allowOnly(List.of("type", "props"));
+        String type = repository.oneOf("type", List.of(ModeConfig.ZOOKEEPER, ModeConfig.ETCD), null);
+        if (type == null) {
+            throw repository.error("type", "one of " + ModeConfig.ZOOKEEPER + ", " + ModeConfig.ETCD, null);
+        }
+        YamlMap props = repository.map("props", "a mapping like { namespace: governance_ds, server-lists: "
+                + "localhost:2181 }");
+        props.allowOnly(List.of("namespace", "server-lists", "retryIntervalMilliseconds", "maxRetries",
+                "timeToLiveSeconds", "operationTimeoutMilliseconds", "digest"));
+        String servers = props.string("server-lists");
+        if (!servers.matches("[^\\s,]+:\\d+(,[^\\s,]+:\\d+)*")) {
+            throw props.error("server-lists", "host:port, or several separated by commas (like zk1:2181,zk2:2181)",
+                    servers);
+        }
+        String namespace = props.string("namespace", ModeConfig.DEFAULT_NAMESPACE);
+        if (!namespace.matches("[A-Za-z0-9_.-]+")) {
+            throw props.error("namespace", "a name of letters, digits, _ . and - (like governance_ds)", namespace);
+        }
+        String digest = props.string("digest", null);
+        if (digest != null && !digest.contains(":")) {
+            throw props.error("digest", "user:password of ZooKeeper's digest scheme", "value hidden");
+        }
+        return new ModeConfig(true, type, namespace, servers,
+                props.longInteger("retryIntervalMilliseconds", 500, 1, Long.MAX_VALUE),
+                props.integer("maxRetries", 3, 0, 29),
+                props.integer("timeToLiveSeconds", 60, 1, Integer.MAX_VALUE),
+                props.longInteger("operationTimeoutMilliseconds", 500, 1, Long.MAX_VALUE), digest);
     }
 
     private static SocketConfig socket(YamlMap server) {

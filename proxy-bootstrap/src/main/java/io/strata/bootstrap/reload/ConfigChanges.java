@@ -18,12 +18,12 @@ import java.util.Set;
  * dataSources.ds_1 changed", "config-shop.yaml: rules[0] (READWRITE_SPLITTING) changed". Secrets are never part of
  * it (a changed password reads "users changed [bob]").
  */
-final class ConfigChanges {
+public final class ConfigChanges {
 
     private ConfigChanges() {
     }
 
-    static List<String> between(StrataConfig before, StrataConfig after) {
+    public static List<String> between(StrataConfig before, StrataConfig after) {
         List<String> changes = new ArrayList<>();
         server(changes, before.server(), after.server());
         for (String name : union(before.databases().keySet(), after.databases().keySet())) {

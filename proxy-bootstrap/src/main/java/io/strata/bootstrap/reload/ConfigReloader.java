@@ -82,6 +82,11 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
                 List.of(), List.of(), null);
     }
 
+    /** A cluster member's start: the configuration it began with is the cluster's version, from the registry. */
+    public void startedAs(int number, String source) {
+        current = new Version(number, current.loadedAt(), source, "start", List.of(), List.of(), null);
+    }
+
     public void listener(ReloadListener listener) {
         this.listener = listener;
     }
@@ -93,12 +98,38 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
 
     @Override
     public CompletableFuture<Version> reload(String trigger) {
-        return CompletableFuture.supplyAsync(() -> reloadNow(trigger), one);
+        return CompletableFuture.supplyAsync(() -> reloadNow(trigger, () -> {
+            StrataConfig read = ConfigLoader.load(confDir);
+            return apply(trigger, RestartOnly.between(filed, read, kernel.runtime().config()),
+                    current.number() + 1, current.number(), current.source());
+        }), one);
     }
 
-    private Version reloadNow(String trigger) {
+    /**
+     * Applies a cluster's shared configuration (mode: Cluster) through the same path as a reload of the files: this
+     * member keeps its own restart-only keys, and the version is the cluster's.
+     *
+     * @param source where it came from, for SHOW STRATA CONFIG
+     */
+    public CompletableFuture<Version> applyShared(StrataConfig shared, int number, String source, String trigger) {
+        return CompletableFuture.supplyAsync(() -> reloadNow(trigger, () -> {
+            StrataConfig next = RestartOnly.withLocal(shared, kernel.runtime().config().server());
+            return apply(trigger, new RestartOnly(next, pendingOfLocalFiles()), number, number, source);
+        }), one);
+    }
+
+    /** The restart-only keys this member's own files changed since the start (none while they do not load). */
+    private List<String> pendingOfLocalFiles() {
         try {
-            Version applied = apply(trigger);
+            return RestartOnly.pending(filed, ConfigLoader.load(confDir));
+        } catch (RuntimeException e) {
+            return current.pendingRestart();
+        }
+    }
+
+    private Version reloadNow(String trigger, java.util.function.Supplier<Version> applying) {
+        try {
+            Version applied = applying.get();
             listener.reloaded(true);
             return applied;
         } catch (RuntimeException e) {
@@ -110,16 +141,23 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
         }
     }
 
-    private Version apply(String trigger) {
-        StrataConfig read = ConfigLoader.load(confDir);
+    /**
+     * @param number      the version it becomes when something changed
+     * @param numberIfSame the version when nothing did (the files' reload keeps its number; a cluster's version is
+     *                     the cluster's either way)
+     */
+    private Version apply(String trigger, RestartOnly restartOnly, int number, int numberIfSame, String source) {
         StrataRuntime running = kernel.runtime();
-        RestartOnly restartOnly = RestartOnly.between(filed, read, running.config());
         StrataConfig next = restartOnly.effective();
         List<String> changes = ConfigChanges.between(running.config(), next);
         if (changes.isEmpty() && restartOnly.pending().equals(current.pendingRestart())) {
             LOG.info("configuration reload ({}): nothing changed", trigger);
-            return new Version(current.number(), current.loadedAt(), current.source(), trigger, List.of(),
+            Version same = new Version(numberIfSame, current.loadedAt(), source, trigger, List.of(),
                     restartOnly.pending(), current.lastRefused());
+            if (numberIfSame != current.number()) {
+                current = same; // a cluster's version that changed nothing here is still the one this member runs
+            }
+            return same;
         }
         // Everything that can refuse the configuration runs before anything running is touched.
         HealthRegistry health = new HealthRegistry(running.health(),
@@ -145,8 +183,7 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
             drains.hikariPools(running.jdbc().retire(jdbc));
         }
         Startup.warnOfMissingBroadcastTablesLater(next, chains);
-        Version version = new Version(current.number() + 1, Instant.now(), current.source(), trigger, changes,
-                restartOnly.pending(), null);
+        Version version = new Version(number, Instant.now(), source, trigger, changes, restartOnly.pending(), null);
         current = version;
         LOG.info("configuration version {} applied ({}): {}{}", version.number(), trigger,
                 changes.isEmpty() ? "no live change" : String.join("; ", changes),

@@ -1,5 +1,7 @@
 package io.strata.bootstrap.reload;
 
+import io.strata.kernel.Reloader;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +27,13 @@ public final class ConfigWatcher implements AutoCloseable {
     static final long POLL_MILLIS = 500;
 
     private final Path confDir;
-    private final ConfigReloader reloader;
+    private final Reloader reloader;
     private final BooleanSupplier on;
     private final Thread thread;
     private volatile boolean closed;
 
     /** @param on whether watching is on now (the running configuration's server.watchConfig) */
-    public ConfigWatcher(Path confDir, ConfigReloader reloader, BooleanSupplier on) {
+    public ConfigWatcher(Path confDir, Reloader reloader, BooleanSupplier on) {
         this.confDir = confDir;
         this.reloader = reloader;
         this.on = on;

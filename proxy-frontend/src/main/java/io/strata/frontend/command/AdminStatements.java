@@ -101,7 +101,10 @@ final class AdminStatements {
             return Optional.of(shardingTables(context));
         }
         if (info.kind() == SqlKind.SHOW && t.size() == 3 && info.tokenIs(2, "CONFIG")) {
-            return Optional.of(ConfigStatus.answer(context.kernel().reloader()));
+            return Optional.of(ConfigStatus.answer(context.kernel().reloader(), context.kernel().cluster()));
+        }
+        if (info.kind() == SqlKind.SHOW && t.size() == 3 && info.tokenIs(2, "CLUSTER")) {
+            return Optional.of(ConfigStatus.members(context.kernel().cluster()));
         }
         return Optional.empty();
     }

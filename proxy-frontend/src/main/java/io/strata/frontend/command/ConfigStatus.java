@@ -2,7 +2,9 @@ package io.strata.frontend.command;
 
 import io.strata.frontend.packet.ColumnDefinition41;
 import io.strata.frontend.packet.LocalResultSet;
+import io.strata.kernel.Cluster;
 import io.strata.kernel.Reloader;
+import io.strata.protocol.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,8 +20,11 @@ final class ConfigStatus {
     private ConfigStatus() {
     }
 
-    /** @param reloader null when the host was built from configuration records */
-    static LocalResultSet answer(Reloader reloader) {
+    /**
+     * @param reloader null when the host was built from configuration records
+     * @param cluster  null when the host runs standalone
+     */
+    static LocalResultSet answer(Reloader reloader, Cluster cluster) {
         List<List<Object>> rows = new ArrayList<>();
         if (reloader == null) {
             rows.add(Arrays.asList("version", "1"));
@@ -36,12 +41,42 @@ final class ConfigStatus {
             rows.add(Arrays.asList("last_refused", version.lastRefused()));
             rows.add(Arrays.asList("draining_pools", String.join("; ", reloader.draining())));
         }
+        rows.add(Arrays.asList("mode", cluster == null ? "Standalone" : "Cluster (" + cluster.registry() + ")"));
+        if (cluster != null) {
+            List<String> differences = cluster.localDifferences();
+            rows.add(Arrays.asList("local_files", differences.isEmpty() ? "the same as the cluster's"
+                    : "differ from the cluster's (not applied; RELOAD STRATA CONFIG publishes them): "
+                    + String.join("; ", differences)));
+        }
         return new LocalResultSet(List.of(ColumnDefinition41.varchar("item"), ColumnDefinition41.varchar("value")),
                 rows);
     }
 
-    /** The answer to RELOAD STRATA CONFIG: each change applied now, and each key waiting for a restart. */
-    static LocalResultSet reloaded(Reloader.Version version) {
+    /**
+     * {@code SHOW STRATA CLUSTER}: one row per member, with the configuration version it runs.
+     *
+     * @throws io.strata.protocol.MySQLException when the host runs standalone
+     */
+    static LocalResultSet members(Cluster cluster) {
+        if (cluster == null) {
+            throw ErrorCode.UNSUPPORTED.exception("SHOW STRATA CLUSTER on a Strata that runs standalone (server.yaml "
+                    + "has no mode: { type: Cluster, repository: ... })");
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (Cluster.Member member : cluster.members()) {
+            rows.add(Arrays.asList(member.id(), member.version(), member.upSince().toString(), member.state(),
+                    member.self() ? "yes" : "no"));
+        }
+        return new LocalResultSet(List.of(ColumnDefinition41.varchar("member"), ColumnDefinition41.bigint("version"),
+                ColumnDefinition41.varchar("up_since"), ColumnDefinition41.varchar("state"),
+                ColumnDefinition41.varchar("this")), rows);
+    }
+
+    /**
+     * The answer to RELOAD STRATA CONFIG: each change applied now, each key waiting for a restart and, in a cluster,
+     * each member that does not run the version yet.
+     */
+    static LocalResultSet reloaded(Reloader.Version version, Cluster cluster) {
         List<List<Object>> rows = new ArrayList<>();
         for (String change : version.changes()) {
             rows.add(Arrays.asList(version.number(), change, "now"));
@@ -51,6 +86,14 @@ final class ConfigStatus {
         }
         if (rows.isEmpty()) {
             rows.add(Arrays.asList(version.number(), "nothing changed", "now"));
+        }
+        if (cluster != null) {
+            for (Cluster.Member member : cluster.members()) {
+                if (member.version() < version.number()) {
+                    rows.add(Arrays.asList(version.number(), "member " + member.id() + " still runs version "
+                            + member.version(), "not yet"));
+                }
+            }
         }
         return new LocalResultSet(List.of(ColumnDefinition41.bigint("version"), ColumnDefinition41.varchar("change"),
                 ColumnDefinition41.varchar("applied")), rows);

@@ -184,7 +184,7 @@ final class StatementCommands {
                 answers.fail(next - 1, ErrorCode.CONFIG_REFUSED.exception(cause.getMessage()));
                 return;
             }
-            LocalResultSet answer = ConfigStatus.reloaded(version);
+            LocalResultSet answer = ConfigStatus.reloaded(version, context.kernel().cluster());
             answer.write(channel, next, state.deprecateEof(), state.extendedTypeInfo(), state.statusFlags());
             state.counted(null, -1, answer.rows().size());
             answers.done();

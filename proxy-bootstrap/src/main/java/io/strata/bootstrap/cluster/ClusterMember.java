@@ -1,0 +1,352 @@
+package io.strata.bootstrap.cluster;
+
+import io.strata.bootstrap.reload.ConfigChanges;
+import io.strata.bootstrap.reload.ConfigReloader;
+import io.strata.bootstrap.reload.RestartOnly;
+import io.strata.config.ConfigException;
+import io.strata.config.ConfigLoader;
+import io.strata.config.ModeConfig;
+import io.strata.config.StrataConfig;
+import io.strata.kernel.Cluster;
+import io.strata.kernel.Kernel;
+import io.strata.kernel.Reloader;
+import io.strata.kernel.Startup;
+import io.strata.rule.health.HealthRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This process as a member of a cluster (mode: Cluster). The registry holds the members' shared configuration as
+ * numbered versions ({@link ConfigBundle}); the first member of an empty namespace publishes its files as version 1,
+ * and afterwards the registry is the truth: a member whose files differ says so and runs the cluster's. A reload
+ * here (RELOAD STRATA CONFIG, SIGHUP, a watched file) publishes this member's files as the next version, after
+ * checking them whole; every member, this one included, applies each new version through the reload path and records
+ * the version it runs beside its name, which the publication waits for (bounded) and SHOW STRATA CLUSTER lists.
+ */
+public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
+    static final String CONFIG = "/config";
+    static final String MEMBERS = "/members";
+    /** How long a publication waits for every member to run it before answering with the ones that lag. */
+    static final long PUBLISH_WAIT_MILLIS = 10_000;
+
+    private final ModeConfig mode;
+    private final Registry registry;
+    private final Path confDir;
+    private final Path cacheDir;
+    private final Instant upSince = Instant.now();
+    private final ExecutorService publisher = Executors.newSingleThreadExecutor(Thread.ofVirtual()
+            .name("strata-cluster-publish").factory());
+    private final Object versions = new Object();
+    private volatile ConfigReloader reloader;
+    private volatile Kernel kernel;
+    private volatile String id;
+    private volatile int running;
+    private volatile String state = "ONLINE";
+    private volatile List<String> localDifferences = List.of();
+
+    private ClusterMember(ModeConfig mode, Registry registry, Path confDir, Path cacheDir) {
+        this.mode = mode;
+        this.registry = registry;
+        this.confDir = confDir;
+        this.cacheDir = cacheDir;
+    }
+
+    /**
+     * Connects to the registry {@code mode} names.
+     *
+     * @throws ConfigException for a repository type Strata cannot use yet
+     * @throws IllegalStateException when the registry cannot be reached
+     */
+    public static ClusterMember connect(ModeConfig mode, Path confDir) {
+        if (!ModeConfig.ZOOKEEPER.equals(mode.repositoryType())) {
+            throw new ConfigException(confDir.resolve("server.yaml").toString(), "mode.repository.type",
+                    ModeConfig.ZOOKEEPER + " (etcd is not supported yet)", mode.repositoryType());
+        }
+        Path cache;
+        try {
+            cache = Files.createTempDirectory("strata-cluster-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a folder for the cluster's configuration", e);
+        }
+        return new ClusterMember(mode, ZooKeeperRegistry.connect(mode), confDir, cache);
+    }
+
+    /**
+     * The shared configuration to start with: the cluster's newest version, or, in an empty namespace, this
+     * member's files, published as version 1. Differences between this member's files and the cluster's version are
+     * logged (and shown by SHOW STRATA CONFIG), never applied.
+     *
+     * @param filed this member's files as loaded
+     */
+    public StrataConfig startingConfig(StrataConfig filed) {
+        Optional<Registry.Entry> entry = registry.get(CONFIG);
+        if (entry.isEmpty()) {
+            ConfigBundle first = ConfigBundle.read(confDir, 1, "the first member's files (" + confDir + ")");
+            if (registry.create(CONFIG, first.bytes())) {
+                LOG.info("cluster {}: an empty namespace; this member's configuration is published as version 1",
+                        mode.describe());
+            }
+            entry = registry.get(CONFIG);
+        }
+        ConfigBundle bundle = ConfigBundle.parse(entry.orElseThrow().data());
+        StrataConfig shared = bundle.load(cacheDir);
+        running = bundle.version();
+        compareWithFiles(RestartOnly.withLocal(shared, filed.server()), filed);
+        return shared;
+    }
+
+    /** Where the configuration came from, for SHOW STRATA CONFIG. */
+    public String source() {
+        return mode.describe() + " " + CONFIG;
+    }
+
+    /** The version this member runs. */
+    public int version() {
+        return running;
+    }
+
+    /**
+     * Starts taking part: registers this member (as {@code host:port}), applies every version published from now
+     * on, and answers the kernel's reloads and SHOW STRATA CLUSTER.
+     */
+    public void join(Kernel kernel, ConfigReloader reloader, String host, int port) {
+        this.kernel = kernel;
+        this.reloader = reloader;
+        this.id = advertised(host) + ":" + port;
+        announce();
+        registry.onConnection(reachable -> {
+            state = reachable ? "ONLINE" : "REGISTRY LOST";
+            if (reachable) {
+                LOG.info("cluster {}: the registry is back; catching up", mode.describe());
+                announce();
+                configChanged();
+            } else {
+                LOG.warn("cluster {}: the registry is unreachable; serving with configuration version {} until it "
+                        + "is back", mode.describe(), running);
+            }
+        });
+        registry.watch(CONFIG, this::configChanged);
+        kernel.cluster(this);
+        kernel.reloader(this);
+        LOG.info("cluster {}: member {} runs configuration version {}", mode.describe(), id, running);
+        configChanged(); // a version published between the start's read and the watch
+    }
+
+    /** Applies the registry's newest version when it is newer than the one running (on the reload thread). */
+    private void configChanged() {
+        ConfigBundle bundle;
+        try {
+            Optional<Registry.Entry> entry = registry.get(CONFIG);
+            if (entry.isEmpty()) {
+                return;
+            }
+            bundle = ConfigBundle.parse(entry.get().data());
+        } catch (RuntimeException e) {
+            LOG.warn("cluster {}: cannot read the configuration: {}", mode.describe(), e.getMessage());
+            return;
+        }
+        synchronized (versions) {
+            if (bundle.version() <= running) {
+                return;
+            }
+        }
+        StrataConfig shared;
+        try {
+            shared = bundle.load(cacheDir);
+        } catch (RuntimeException e) {
+            LOG.error("cluster {}: configuration version {} cannot be loaded here, version {} stays: {}",
+                    mode.describe(), bundle.version(), running, e.getMessage());
+            return;
+        }
+        reloader.applyShared(shared, bundle.version(), source(), "cluster version " + bundle.version()
+                + " published by " + bundle.publishedBy()).whenComplete((version, error) -> {
+                    if (error == null) {
+                        synchronized (versions) {
+                            running = Math.max(running, bundle.version());
+                        }
+                        compareWithLocalFiles();
+                    }
+                    announce(); // not on the publisher: a publication waits there for this very entry
+                });
+    }
+
+    /**
+     * Publishes this member's files as the next version, once they pass the checks of a start; waits up to
+     * {@link #PUBLISH_WAIT_MILLIS} for every member to run it.
+     */
+    @Override
+    public CompletableFuture<Version> reload(String trigger) {
+        return CompletableFuture.supplyAsync(() -> publish(trigger), publisher);
+    }
+
+    private Version publish(String trigger) {
+        StrataConfig local = ConfigLoader.load(confDir);
+        Startup.ruleChains(local, new HealthRegistry()); // refuses what a reload would refuse, before anyone sees it
+        Registry.Entry entry = registry.get(CONFIG).orElseThrow(() -> new IllegalStateException(
+                "the registry holds no configuration under " + source()));
+        ConfigBundle published = ConfigBundle.parse(entry.data());
+        ConfigBundle next = ConfigBundle.read(confDir, published.version() + 1, id + " (" + trigger + ")");
+        if (next.sameFiles(published)) {
+            LOG.info("cluster {}: {} publishes nothing: the files are the cluster's version {}", mode.describe(),
+                    trigger, published.version());
+            awaitMembers(published.version());
+            return reloader.current();
+        }
+        if (!registry.replace(CONFIG, next.bytes(), entry.version())) {
+            throw new IllegalStateException("another member published a configuration meanwhile (now version "
+                    + registry.get(CONFIG).map(e -> ConfigBundle.parse(e.data()).version()).orElse(0)
+                    + "); check it with SHOW STRATA CONFIG and publish again");
+        }
+        LOG.info("cluster {}: {} published configuration version {}", mode.describe(), trigger, next.version());
+        awaitMembers(next.version());
+        Version current = reloader.current();
+        if (current.number() < next.version() && current.lastRefused() != null) {
+            throw new IllegalStateException("version " + next.version() + " is published but this member refused "
+                    + "it: " + current.lastRefused());
+        }
+        return current;
+    }
+
+    /** Waits until every member runs {@code version} or newer, or the bound passes (the answer then shows who lags). */
+    private void awaitMembers(int version) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PUBLISH_WAIT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (members().stream().allMatch(m -> m.version() >= version)) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.warn("cluster {}: after {} ms some members do not run version {} yet: {}", mode.describe(),
+                PUBLISH_WAIT_MILLIS, version, members().stream().filter(m -> m.version() < version)
+                        .map(m -> m.id() + " (version " + m.version() + ")").toList());
+    }
+
+    @Override
+    public Version current() {
+        return reloader.current();
+    }
+
+    @Override
+    public List<String> draining() {
+        return reloader.draining();
+    }
+
+    @Override
+    public String registry() {
+        return mode.describe();
+    }
+
+    @Override
+    public List<Member> members() {
+        List<Member> members = new ArrayList<>();
+        try {
+            for (String name : registry.children(MEMBERS)) {
+                registry.get(MEMBERS + "/" + name).ifPresent(entry -> members.add(member(name, entry.data())));
+            }
+        } catch (RuntimeException e) {
+            return List.of(new Member(id, running, upSince, "REGISTRY LOST (this member only: " + e.getMessage()
+                    + ")", true));
+        }
+        members.sort(Comparator.comparing(Member::id));
+        return members;
+    }
+
+    @Override
+    public List<String> localDifferences() {
+        return localDifferences;
+    }
+
+    private Member member(String name, byte[] data) {
+        Map<?, ?> fields = yaml().load(new String(data, StandardCharsets.UTF_8));
+        return new Member(name, ((Number) fields.get("version")).intValue(),
+                Instant.parse((String) fields.get("upSince")), (String) fields.get("state"), name.equals(id));
+    }
+
+    /** Writes this member's entry: the version it runs, since when it is up, its state. */
+    private void announce() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("version", running);
+        fields.put("upSince", upSince.toString());
+        fields.put("state", state);
+        try {
+            registry.announce(MEMBERS + "/" + id, yaml().dump(fields).getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            LOG.warn("cluster {}: cannot register member {}: {}", mode.describe(), id, e.getMessage());
+        }
+    }
+
+    private void compareWithLocalFiles() {
+        try {
+            StrataConfig filed = ConfigLoader.load(confDir);
+            compareWithFiles(RestartOnly.withLocal(kernel.runtime().config(), filed.server()), filed);
+        } catch (RuntimeException e) {
+            localDifferences = List.of("this member's files do not load: " + e.getMessage());
+        }
+    }
+
+    private void compareWithFiles(StrataConfig cluster, StrataConfig filed) {
+        List<String> differences = ConfigChanges.between(cluster, filed);
+        localDifferences = differences;
+        if (!differences.isEmpty()) {
+            LOG.warn("cluster {}: this member's files ({}) differ from the cluster's configuration version {}, which "
+                    + "it runs; RELOAD STRATA CONFIG here would publish them: {}", mode.describe(), confDir,
+                    running, String.join("; ", differences));
+        }
+    }
+
+    private static String advertised(String host) {
+        if (!host.equals("0.0.0.0") && !host.equals("::")) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return host;
+        }
+    }
+
+    private static Yaml yaml() {
+        return new Yaml(new SafeConstructor(new LoaderOptions()));
+    }
+
+    /** Leaves the cluster at once: this member's entry goes with its session. */
+    @Override
+    public void close() {
+        publisher.shutdownNow();
+        registry.close();
+        try (var files = Files.walk(cacheDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.debug("cannot remove {}: {}", cacheDir, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package io.strata.it;
+
+import io.strata.bootstrap.Strata;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Cluster mode on real ZooKeeper servers in the JVM (Curator's curator-test): members share one configuration
+ * through the registry, a publication reaches every member before RELOAD STRATA CONFIG answers, a member's own
+ * differing files are reported and not applied, a member that loses the registry serves on and catches up. What each
+ * member runs is read as its clients see it: which schema of the test's MariaDB a marker query reaches.
+ */
+class ClusterIT {
+
+    private static final List<String> SCHEMAS = List.of("cluster_a", "cluster_b", "cluster_c");
+
+    @TempDir
+    Path dir;
+    private final List<AutoCloseable> running = new ArrayList<>();
+
+    @BeforeAll
+    static void schemas() throws SQLException {
+        for (String schema : SCHEMAS) {
+            Backend.execute("CREATE DATABASE IF NOT EXISTS " + schema,
+                    "CREATE TABLE IF NOT EXISTS " + schema + ".marker (id INT PRIMARY KEY, v VARCHAR(20))",
+                    "REPLACE INTO " + schema + ".marker VALUES (1, '" + schema + "')");
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : running.reversed()) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void membersShareOneConfigurationAndEveryMemberRunsAPublishedVersionBeforeTheAnswer() throws Exception {
+        TestingServer zk = started(new TestingServer());
+        String registry = zk.getConnectString();
+        Path conf1 = member("m1", registry, "cluster_a");
+        Path conf2 = member("m2", registry, "cluster_b"); // differs: the cluster's version wins, and it says so
+        Path conf3 = member("m3", registry, "cluster_a");
+        Strata m1 = start(conf1);
+        Strata m2 = start(conf2);
+        Strata m3 = start(conf3);
+        try (Connection c1 = connect(m1); Statement s1 = c1.createStatement();
+             Connection c2 = connect(m2); Statement s2 = c2.createStatement();
+             Connection c3 = connect(m3); Statement s3 = c3.createStatement()) {
+            assertEquals("cluster_a", marker(s2), "the registry's configuration, not the member's own files");
+            assertTrue(configStatus(s2).get("local_files").contains("config-app.yaml: dataSources changed [ds_0]"),
+                    configStatus(s2).get("local_files"));
+            assertEquals("the same as the cluster's", configStatus(s3).get("local_files"));
+            assertEquals("1", configStatus(s3).get("version"));
+
+            List<List<String>> members = cluster(s3);
+            assertEquals(List.of(memberId(m1), memberId(m2), memberId(m3)).stream().sorted().toList(),
+                    members.stream().map(m -> m.get(0)).toList());
+            assertTrue(members.stream().allMatch(m -> m.get(1).equals("1") && m.get(3).equals("ONLINE")), members
+                    .toString());
+            assertEquals(List.of(memberId(m3)), members.stream().filter(m -> m.get(4).equals("yes"))
+                    .map(m -> m.get(0)).toList());
+
+            // m1 publishes: every member runs version 2 when the statement answers
+            writeApp(conf1, "cluster_c");
+            assertEquals(List.of("2 config-app.yaml: dataSources changed [ds_0] now"), reload(s1));
+            assertEquals("cluster_c", marker(s1));
+            assertEquals("cluster_c", marker(s2));
+            assertEquals("cluster_c", marker(s3));
+            Map<String, String> status = configStatus(s3);
+            assertEquals("2", status.get("version"));
+            assertTrue(status.get("loaded_by").startsWith("cluster version 2 published by " + memberId(m1)),
+                    status.get("loaded_by"));
+            assertTrue(cluster(s2).stream().allMatch(m -> m.get(1).equals("2")));
+
+            // a mistake in m3's files is refused whole before any member sees it
+            Files.writeString(conf3.resolve("config-app.yaml"), Files.readString(conf3.resolve("config-app.yaml"))
+                    .replace("rules:", "rulez:"));
+            SQLException refused = assertThrows(SQLException.class, () -> s3.executeQuery("RELOAD STRATA CONFIG"));
+            assertEquals(1105, refused.getErrorCode());
+            assertTrue(refused.getMessage().contains("rulez"), refused.getMessage());
+            assertTrue(cluster(s1).stream().allMatch(m -> m.get(1).equals("2")), "nothing was published");
+            assertEquals("cluster_c", marker(s2));
+
+            // a member that stops leaves the list at once
+            m3.close();
+            assertEquals(List.of(memberId(m1), memberId(m2)).stream().sorted().toList(),
+                    cluster(s1).stream().map(m -> m.get(0)).toList());
+        }
+    }
+
+    /**
+     * Three ZooKeeper servers; m1 knows only the first. While that one is down m1 serves on with what it has, m2
+     * publishes (its answer names m1 as lagging), and once it is back m1 catches up by itself.
+     */
+    @Test
+    void aMemberThatLosesTheRegistryServesOnAndCatchesUpWhenItReturns() throws Exception {
+        TestingCluster zk = started(new TestingCluster(3));
+        zk.start();
+        List<InstanceSpec> servers = new ArrayList<>(zk.getInstances());
+        InstanceSpec first = servers.getFirst();
+        String others = servers.subList(1, 3).stream().map(InstanceSpec::getConnectString)
+                .reduce((a, b) -> a + "," + b).orElseThrow();
+        Path conf1 = member("m1", first.getConnectString(), "cluster_a");
+        Path conf2 = member("m2", others, "cluster_a");
+        Strata m1 = start(conf1);
+        Strata m2 = start(conf2);
+        try (Connection c1 = connect(m1); Statement s1 = c1.createStatement();
+             Connection c2 = connect(m2); Statement s2 = c2.createStatement()) {
+            assertEquals(2, cluster(s2).size());
+            zk.killServer(first);
+            await(() -> cluster(s1).getFirst().get(3).startsWith("REGISTRY LOST"), "m1 sees the registry gone");
+            assertEquals("cluster_a", marker(s1), "m1 serves on");
+
+            writeApp(conf2, "cluster_b");
+            List<String> answer = reload(s2);
+            assertTrue(answer.contains("2 member " + memberId(m1) + " still runs version 1 not yet"),
+                    answer.toString());
+            assertEquals("cluster_b", marker(s2));
+            assertEquals("cluster_a", marker(s1));
+
+            zk.restartServer(first);
+            await(() -> "2".equals(configStatus(s1).get("version")), "m1 catches up");
+            assertEquals("cluster_b", marker(s1));
+            await(() -> cluster(s2).stream().allMatch(m -> m.get(1).equals("2") && m.get(3).equals("ONLINE")),
+                    "m1 reports version 2 again");
+        }
+    }
+
+    @Test
+    void aRegistryThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
+        int nobody = Ports.free();
+        Path conf = member("lonely", "127.0.0.1:" + nobody, "cluster_a");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> start(conf));
+        assertTrue(e.getMessage().contains("cannot reach the registry ZooKeeper 127.0.0.1:" + nobody), e.getMessage());
+    }
+
+    private <T extends AutoCloseable> T started(T closeable) {
+        running.add(closeable);
+        return closeable;
+    }
+
+    private Strata start(Path conf) {
+        return started(Strata.builder().confDir(conf).port(0).start());
+    }
+
+    /** A member's conf folder: a ds_0 in {@code schema}, registry props kept short for the test. */
+    private Path member(String name, String registry, String schema) throws IOException {
+        Path conf = Files.createDirectories(dir.resolve(name));
+        Files.writeString(conf.resolve("server.yaml"), """
+                mode:
+                  type: Cluster
+                  repository:
+                    type: ZooKeeper
+                    props:
+                      namespace: %s
+                      server-lists: "%s"
+                      retryIntervalMilliseconds: 100
+                      maxRetries: 2
+                      timeToLiveSeconds: 30
+                      operationTimeoutMilliseconds: 1000
+                server: { host: 127.0.0.1, port: 3307, executor: %s }
+                users:
+                  - { name: root, password: root, databases: ["*"], admin: true }
+                """.formatted("strata_it_" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_"),
+                registry, StrataFixture.executor()));
+        writeApp(conf, schema);
+        return conf;
+    }
+
+    private static void writeApp(Path conf, String schema) throws IOException {
+        Files.writeString(conf.resolve("config-app.yaml"), """
+                databaseName: app
+                dataSources:
+                  ds_0: { url: "%s", username: strata, password: strata, maximumPoolSize: 4 }
+                rules: []
+                """.formatted(Backend.server().jdbcUrl(schema)));
+    }
+
+    private static String memberId(Strata member) {
+        return "127.0.0.1:" + member.port();
+    }
+
+    private static Connection connect(Strata strata) throws SQLException {
+        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + strata.port() + "/app?user=root"
+                + "&password=root");
+    }
+
+    private static String marker(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT v FROM marker WHERE id = 1")) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+
+    /** RELOAD STRATA CONFIG's rows, each as "version change applied". */
+    private static List<String> reload(Statement st) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("RELOAD STRATA CONFIG")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3));
+            }
+        }
+        return rows;
+    }
+
+    /** SHOW STRATA CLUSTER's rows: member, version, up_since, state, this. */
+    private static List<List<String>> cluster(Statement st) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SHOW STRATA CLUSTER")) {
+            while (rs.next()) {
+                rows.add(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5)));
+            }
+        }
+        return rows;
+    }
+
+    private static Map<String, String> configStatus(Statement st) throws SQLException {
+        Map<String, String> items = new LinkedHashMap<>();
+        try (ResultSet rs = st.executeQuery("SHOW STRATA CONFIG")) {
+            while (rs.next()) {
+                items.put(rs.getString("item"), rs.getString("value"));
+            }
+        }
+        return items;
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(Check check, String what) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (check.holds()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out waiting for " + what);
+    }
+}
