@@ -27,8 +27,9 @@ public interface Cluster {
      * @param id      {@code host:port} of its listener, unique among live members
      * @param version the configuration version it runs
      * @param state   {@code ONLINE}, or {@code REGISTRY LOST} while it serves without the registry
+     * @param workerId the SNOWFLAKE worker id it leases (-1: none)
      * @param self    whether it is the member answering
      */
-    record Member(String id, int version, Instant upSince, String state, boolean self) {
+    record Member(String id, int version, Instant upSince, String state, int workerId, boolean self) {
     }
 }

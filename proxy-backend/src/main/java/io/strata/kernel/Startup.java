@@ -12,6 +12,7 @@ import io.strata.rule.broadcast.BroadcastRule;
 import io.strata.rule.builtin.BuiltInRules;
 import io.strata.rule.health.HealthRegistry;
 import io.strata.rule.sharding.ShardingRule;
+import io.strata.rule.sharding.WorkerIds;
 import io.strata.rule.single.SingleRule;
 import io.strata.rule.single.SingleRuleFactory;
 import org.slf4j.Logger;
@@ -41,10 +42,15 @@ public final class Startup {
 
     /** Each logical database's rule chain, its data sources known to {@code health}. */
     public static Map<String, RuleChain> ruleChains(StrataConfig config, HealthRegistry health) {
+        return ruleChains(config, health, WorkerIds.CONFIGURED);
+    }
+
+    /** @param workerIds where SNOWFLAKE key generators take their worker ids (a cluster member's lease) */
+    public static Map<String, RuleChain> ruleChains(StrataConfig config, HealthRegistry health, WorkerIds workerIds) {
         Map<String, RuleChain> chains = new LinkedHashMap<>();
         for (DatabaseConfig database : config.databases().values()) {
             chains.put(database.databaseName(), RuleChain.of(database, "config-" + database.databaseName() + ".yaml",
-                    health, BuiltInRules.factories()));
+                    health, BuiltInRules.factories(workerIds)));
             database.dataSources().keySet().forEach(name -> health.status(database.databaseName(), name));
         }
         return chains;

@@ -31,6 +31,7 @@ import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.Capabilities;
 import io.strata.rule.RuleChain;
 import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sharding.WorkerIds;
 import io.strata.backend.health.HealthMonitor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -237,7 +238,8 @@ public final class Strata implements AutoCloseable {
                     : new StrataConfig(running.server().withPort(port), running.databases());
             Startup.warnOfMistypedHashes(resolved);
             HealthRegistry health = new HealthRegistry();
-            Map<String, RuleChain> chains = Startup.ruleChains(resolved, health);
+            WorkerIds workerIds = member == null ? WorkerIds.CONFIGURED : member.workerIds();
+            Map<String, RuleChain> chains = Startup.ruleChains(resolved, health, workerIds);
             int threads = resolved.server().eventLoops();
             EventLoopGroup boss = Transports.eventLoopGroup(1, new DefaultThreadFactory("strata-accept"));
             ClientLoops clientLoops = new ClientLoops(Runtime.getRuntime().availableProcessors(), boss);
@@ -269,7 +271,7 @@ public final class Strata implements AutoCloseable {
                 if (config == null) {
                     reloader = new ConfigReloader(dir, filed, kernel,
                             authenticator, workers, metrics == null ? null : metrics.hikariTracker(),
-                            next -> monitor.getAndSet(startMonitor(next)).close());
+                            next -> monitor.getAndSet(startMonitor(next)).close(), workerIds);
                     kernel.reloader(reloader);
                     if (member != null) {
                         reloader.startedAs(member.version(), member.source());

@@ -35,6 +35,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterIT {
 
     private static final List<String> SCHEMAS = List.of("cluster_a", "cluster_b", "cluster_c");
+    /** A SHARDING rule over cluster_a and cluster_b whose keys the members generate. */
+    private static final String KEYED = """
+            - type: SHARDING
+              tables:
+                t_key:
+                  actualDataNodes: ds_${0..1}.t_key
+                  databaseStrategy: { standard: { shardingColumn: id, shardingAlgorithmName: mod2 } }
+                  keyGenerateStrategy: { column: id, keyGeneratorName: snowflake }
+              shardingAlgorithms:
+                mod2: { type: MOD, props: { sharding-count: 2 } }
+              keyGenerators:
+                snowflake: { type: SNOWFLAKE, props: { worker-id: 7 } }
+            """;
 
     @TempDir
     Path dir;
@@ -45,7 +58,9 @@ class ClusterIT {
         for (String schema : SCHEMAS) {
             Backend.execute("CREATE DATABASE IF NOT EXISTS " + schema,
                     "CREATE TABLE IF NOT EXISTS " + schema + ".marker (id INT PRIMARY KEY, v VARCHAR(20))",
-                    "REPLACE INTO " + schema + ".marker VALUES (1, '" + schema + "')");
+                    "REPLACE INTO " + schema + ".marker VALUES (1, '" + schema + "')",
+                    "CREATE TABLE IF NOT EXISTS " + schema + ".t_key (id BIGINT PRIMARY KEY, member VARCHAR(30))",
+                    "TRUNCATE TABLE " + schema + ".t_key");
         }
     }
 
@@ -80,8 +95,9 @@ class ClusterIT {
                     members.stream().map(m -> m.get(0)).toList());
             assertTrue(members.stream().allMatch(m -> m.get(1).equals("1") && m.get(3).equals("ONLINE")), members
                     .toString());
-            assertEquals(List.of(memberId(m3)), members.stream().filter(m -> m.get(4).equals("yes"))
+            assertEquals(List.of(memberId(m3)), members.stream().filter(m -> m.get(5).equals("yes"))
                     .map(m -> m.get(0)).toList());
+            assertEquals(3, members.stream().map(m -> m.get(4)).distinct().count(), "three worker ids: " + members);
 
             // m1 publishes: every member runs version 2 when the statement answers
             writeApp(conf1, "cluster_c");
@@ -123,8 +139,10 @@ class ClusterIT {
         InstanceSpec first = servers.getFirst();
         String others = servers.subList(1, 3).stream().map(InstanceSpec::getConnectString)
                 .reduce((a, b) -> a + "," + b).orElseThrow();
-        Path conf1 = member("m1", first.getConnectString(), "cluster_a");
-        Path conf2 = member("m2", others, "cluster_a");
+        Path conf1 = member("m1", first.getConnectString(), "cluster_a", 20);
+        Path conf2 = member("m2", others, "cluster_a", 20);
+        writeApp(conf1, Map.of("ds_0", "cluster_a", "ds_1", "cluster_b"), KEYED);
+        writeApp(conf2, Map.of("ds_0", "cluster_a", "ds_1", "cluster_b"), KEYED);
         Strata m1 = start(conf1);
         Strata m2 = start(conf2);
         try (Connection c1 = connect(m1); Statement s1 = c1.createStatement();
@@ -134,19 +152,77 @@ class ClusterIT {
             await(() -> cluster(s1).getFirst().get(3).startsWith("REGISTRY LOST"), "m1 sees the registry gone");
             assertEquals("cluster_a", marker(s1), "m1 serves on");
 
-            writeApp(conf2, "cluster_b");
+            writeApp(conf2, Map.of("ds_0", "cluster_b", "ds_1", "cluster_b"), KEYED);
             List<String> answer = reload(s2);
             assertTrue(answer.contains("2 member " + memberId(m1) + " still runs version 1 not yet"),
                     answer.toString());
             assertEquals("cluster_b", marker(s2));
             assertEquals("cluster_a", marker(s1));
+            // its worker id lease is trusted for half the session's time to live (10 s here), then keys are refused
+            SQLException refused = awaitFailure(() -> s1.executeUpdate("INSERT INTO t_key (member) VALUES ('m1')"));
+            assertTrue(refused.getMessage().contains("may be leased to another member"), refused.getMessage());
 
             zk.restartServer(first);
             await(() -> "2".equals(configStatus(s1).get("version")), "m1 catches up");
             assertEquals("cluster_b", marker(s1));
+            assertEquals(1, s1.executeUpdate("INSERT INTO t_key (member) VALUES ('m1')"), "keys again");
             await(() -> cluster(s2).stream().allMatch(m -> m.get(1).equals("2") && m.get(3).equals("ONLINE")),
                     "m1 reports version 2 again");
         }
+    }
+
+    /**
+     * Three members insert into a sharded table at once, each generating SNOWFLAKE keys: no key repeats (read on
+     * the servers), and each member's keys carry its own leased worker id, not the worker-id prop they share.
+     */
+    @Test
+    void membersGenerateKeysWithDistinctLeasedWorkerIds() throws Exception {
+        Backend.execute("TRUNCATE TABLE cluster_a.t_key", "TRUNCATE TABLE cluster_b.t_key");
+        TestingServer zk = started(new TestingServer());
+        List<Strata> members = new ArrayList<>();
+        for (String name : List.of("k1", "k2", "k3")) {
+            Path conf = member(name, zk.getConnectString(), "cluster_a");
+            writeApp(conf, Map.of("ds_0", "cluster_a", "ds_1", "cluster_b"), KEYED);
+            members.add(start(conf));
+        }
+        List<Thread> writers = new ArrayList<>();
+        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (Strata member : members) {
+            writers.add(Thread.ofPlatform().start(() -> {
+                try (Connection c = connect(member); Statement s = c.createStatement()) {
+                    for (int i = 0; i < 300; i++) {
+                        s.executeUpdate("INSERT INTO t_key (member) VALUES ('" + memberId(member) + "')");
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        assertEquals(List.of(), errors);
+        Map<String, java.util.Set<Long>> workersByMember = new LinkedHashMap<>();
+        java.util.Set<Long> keys = new java.util.HashSet<>();
+        int rows = 0;
+        for (String schema : List.of("cluster_a", "cluster_b")) {
+            try (Connection direct = Backend.direct(); Statement st = direct.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT id, member FROM " + schema + ".t_key")) {
+                while (rs.next()) {
+                    rows++;
+                    keys.add(rs.getLong(1));
+                    workersByMember.computeIfAbsent(rs.getString(2), m -> new java.util.HashSet<>())
+                            .add((rs.getLong(1) >> 12) & 1023);
+                }
+            }
+        }
+        assertEquals(900, rows);
+        assertEquals(900, keys.size(), "no key repeats");
+        assertEquals(3, workersByMember.size());
+        assertTrue(workersByMember.values().stream().allMatch(w -> w.size() == 1), workersByMember.toString());
+        assertEquals(3, workersByMember.values().stream().map(w -> w.iterator().next()).distinct().count(),
+                "each member its own worker id: " + workersByMember);
+        assertTrue(workersByMember.values().stream().noneMatch(w -> w.contains(7L)), "the prop's 7 is not used");
     }
 
     @Test
@@ -168,6 +244,10 @@ class ClusterIT {
 
     /** A member's conf folder: a ds_0 in {@code schema}, registry props kept short for the test. */
     private Path member(String name, String registry, String schema) throws IOException {
+        return member(name, registry, schema, 10);
+    }
+
+    private Path member(String name, String registry, String schema, int timeToLiveSeconds) throws IOException {
         Path conf = Files.createDirectories(dir.resolve(name));
         Files.writeString(conf.resolve("server.yaml"), """
                 mode:
@@ -179,24 +259,29 @@ class ClusterIT {
                       server-lists: "%s"
                       retryIntervalMilliseconds: 100
                       maxRetries: 2
-                      timeToLiveSeconds: 30
+                      timeToLiveSeconds: %d
                       operationTimeoutMilliseconds: 1000
                 server: { host: 127.0.0.1, port: 3307, executor: %s }
                 users:
                   - { name: root, password: root, databases: ["*"], admin: true }
                 """.formatted("strata_it_" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_"),
-                registry, StrataFixture.executor()));
+                registry, timeToLiveSeconds, StrataFixture.executor()));
         writeApp(conf, schema);
         return conf;
     }
 
     private static void writeApp(Path conf, String schema) throws IOException {
-        Files.writeString(conf.resolve("config-app.yaml"), """
-                databaseName: app
-                dataSources:
-                  ds_0: { url: "%s", username: strata, password: strata, maximumPoolSize: 4 }
-                rules: []
-                """.formatted(Backend.server().jdbcUrl(schema)));
+        writeApp(conf, Map.of("ds_0", schema), "[]");
+    }
+
+    /** @param dataSources name to schema */
+    private static void writeApp(Path conf, Map<String, String> dataSources, String rules) throws IOException {
+        StringBuilder yaml = new StringBuilder("databaseName: app\ndataSources:\n");
+        new java.util.TreeMap<>(dataSources).forEach((name, schema) -> yaml.append("  ").append(name)
+                .append(": { url: \"").append(Backend.server().jdbcUrl(schema))
+                .append("\", username: strata, password: strata, maximumPoolSize: 4 }\n"));
+        yaml.append(rules.equals("[]") ? "rules: []\n" : "rules:\n" + rules);
+        Files.writeString(conf.resolve("config-app.yaml"), yaml.toString());
     }
 
     private static String memberId(Strata member) {
@@ -226,16 +311,35 @@ class ClusterIT {
         return rows;
     }
 
-    /** SHOW STRATA CLUSTER's rows: member, version, up_since, state, this. */
+    /** SHOW STRATA CLUSTER's rows: member, version, up_since, state, worker_id, this. */
     private static List<List<String>> cluster(Statement st) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
         try (ResultSet rs = st.executeQuery("SHOW STRATA CLUSTER")) {
             while (rs.next()) {
-                rows.add(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5)));
+                rows.add(java.util.Arrays.asList(rs.getString("member"), rs.getString("version"),
+                        rs.getString("up_since"), rs.getString("state"), rs.getString("worker_id"),
+                        rs.getString("this")));
             }
         }
         return rows;
+    }
+
+    private interface Failing {
+        void run() throws SQLException;
+    }
+
+    /** Runs {@code statement} until it fails (up to 30 s): the failure. */
+    private static SQLException awaitFailure(Failing statement) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                statement.run();
+            } catch (SQLException e) {
+                return e;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the statement never failed");
     }
 
     private static Map<String, String> configStatus(Statement st) throws SQLException {

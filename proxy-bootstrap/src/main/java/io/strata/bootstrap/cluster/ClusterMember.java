@@ -67,10 +67,12 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     private volatile int running;
     private volatile String state = "ONLINE";
     private volatile List<String> localDifferences = List.of();
+    private final WorkerIdLease lease;
 
     private ClusterMember(ModeConfig mode, Registry registry, Path confDir, Path cacheDir) {
         this.mode = mode;
         this.registry = registry;
+        this.lease = new WorkerIdLease(registry, mode.timeToLiveSeconds());
         this.confDir = confDir;
         this.cacheDir = cacheDir;
     }
@@ -103,6 +105,15 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
      * @param filed this member's files as loaded
      */
     public StrataConfig startingConfig(StrataConfig filed) {
+        String owner = advertised(filed.server().host()) + " (pid " + ProcessHandle.current().pid() + ")";
+        lease.take(owner);
+        registry.onConnection(reachable -> {
+            if (reachable) {
+                lease.take(owner);
+            } else {
+                lease.registryLost();
+            }
+        });
         Optional<Registry.Entry> entry = registry.get(CONFIG);
         if (entry.isEmpty()) {
             ConfigBundle first = ConfigBundle.read(confDir, 1, "the first member's files (" + confDir + ")");
@@ -117,6 +128,11 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         running = bundle.version();
         compareWithFiles(RestartOnly.withLocal(shared, filed.server()), filed);
         return shared;
+    }
+
+    /** Where this member's SNOWFLAKE generators take their worker ids: its lease. */
+    public io.strata.rule.sharding.WorkerIds workerIds() {
+        return lease;
     }
 
     /** Where the configuration came from, for SHOW STRATA CONFIG. */
@@ -274,7 +290,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
             }
         } catch (RuntimeException e) {
             return List.of(new Member(id, running, upSince, "REGISTRY LOST (this member only: " + e.getMessage()
-                    + ")", true));
+                    + ")", lease.id(), true));
         }
         members.sort(Comparator.comparing(Member::id));
         return members;
@@ -288,7 +304,8 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     private Member member(String name, byte[] data) {
         Map<?, ?> fields = yaml().load(new String(data, StandardCharsets.UTF_8));
         return new Member(name, ((Number) fields.get("version")).intValue(),
-                Instant.parse((String) fields.get("upSince")), (String) fields.get("state"), name.equals(id));
+                Instant.parse((String) fields.get("upSince")), (String) fields.get("state"),
+                fields.get("workerId") instanceof Number worker ? worker.intValue() : -1, name.equals(id));
     }
 
     /** Writes this member's entry: the version it runs, since when it is up, its state. */
@@ -297,6 +314,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         fields.put("version", running);
         fields.put("upSince", upSince.toString());
         fields.put("state", state);
+        fields.put("workerId", lease.id());
         try {
             registry.announce(MEMBERS + "/" + id, yaml().dump(fields).getBytes(StandardCharsets.UTF_8));
         } catch (RuntimeException e) {

@@ -27,6 +27,12 @@ interface Registry extends AutoCloseable {
      */
     void announce(String path, byte[] data);
 
+    /**
+     * Takes a value that lives as long as this member's session, unless another session holds it: true when this
+     * member holds it now (taken now, or still its own after the registry came back).
+     */
+    boolean claim(String path, byte[] data);
+
     /** The names directly under a path (none when it does not exist). */
     List<String> children(String path);
 

@@ -139,6 +139,24 @@ final class ZooKeeperRegistry implements Registry {
     }
 
     @Override
+    public boolean claim(String path, byte[] data) {
+        try {
+            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, data);
+            return true;
+        } catch (KeeperException.NodeExistsException e) {
+            try {
+                Stat stat = client.checkExists().forPath(path);
+                return stat != null
+                        && stat.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
+            } catch (Exception again) {
+                throw failed("claim " + path, again);
+            }
+        } catch (Exception e) {
+            throw failed("claim " + path, e);
+        }
+    }
+
+    @Override
     public List<String> children(String path) {
         try {
             return client.getChildren().forPath(path);

@@ -19,6 +19,7 @@ import io.strata.kernel.digest.DigestTable;
 import io.strata.kernel.slowlog.SlowLog;
 import io.strata.rule.RuleChain;
 import io.strata.rule.health.HealthRegistry;
+import io.strata.rule.sharding.WorkerIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,7 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
     private final MetricsTrackerFactory hikariMetrics;
     private final Consumer<StrataRuntime> monitorRestart;
     private final Drains drains = new Drains();
+    private final WorkerIds workerIds;
     private final ExecutorService one = Executors.newSingleThreadExecutor(Thread.ofVirtual()
             .name("strata-reload").factory());
     /** The configuration as its files said at the start, which the running restart-only keys came from. */
@@ -67,10 +69,12 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
      * @param filed          the configuration the start read from {@code confDir} (before a port given on the
      *                       command line)
      * @param monitorRestart starts the health checks of a new runtime (and stops the old ones)
+     * @param workerIds      where the new rules' SNOWFLAKE generators take their worker ids
      */
     public ConfigReloader(Path confDir, StrataConfig filed, Kernel kernel, Authenticator authenticator,
                           EventLoopGroup workers, MetricsTrackerFactory hikariMetrics,
-                          Consumer<StrataRuntime> monitorRestart) {
+                          Consumer<StrataRuntime> monitorRestart, WorkerIds workerIds) {
+        this.workerIds = workerIds;
         this.confDir = confDir;
         this.filed = filed;
         this.kernel = kernel;
@@ -164,7 +168,7 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
                 (database, dataSource) -> sameDataSource(running.config(), next, database, dataSource),
                 (database, dataSource) -> next.databases().containsKey(database)
                         && next.databases().get(database).dataSources().containsKey(dataSource));
-        Map<String, RuleChain> chains = Startup.ruleChains(next, health);
+        Map<String, RuleChain> chains = Startup.ruleChains(next, health, workerIds);
         JdbcDataSources jdbc = running.jdbc() == null ? null
                 : new JdbcDataSources(next, hikariMetrics, running.jdbc());
         Startup.findSingleTables(next, chains);

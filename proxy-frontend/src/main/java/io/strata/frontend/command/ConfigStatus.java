@@ -65,11 +65,11 @@ final class ConfigStatus {
         List<List<Object>> rows = new ArrayList<>();
         for (Cluster.Member member : cluster.members()) {
             rows.add(Arrays.asList(member.id(), member.version(), member.upSince().toString(), member.state(),
-                    member.self() ? "yes" : "no"));
+                    member.workerId() < 0 ? null : member.workerId(), member.self() ? "yes" : "no"));
         }
         return new LocalResultSet(List.of(ColumnDefinition41.varchar("member"), ColumnDefinition41.bigint("version"),
                 ColumnDefinition41.varchar("up_since"), ColumnDefinition41.varchar("state"),
-                ColumnDefinition41.varchar("this")), rows);
+                ColumnDefinition41.bigint("worker_id"), ColumnDefinition41.varchar("this")), rows);
     }
 
     /**

@@ -5,8 +5,12 @@ public sealed interface KeyGeneratorConfig {
 
     String name();
 
-    /** A generator with its own state: tables naming the same entry share one. */
-    KeyGenerator newGenerator();
+    /**
+     * A generator with its own state: tables naming the same entry share one.
+     *
+     * @param workerIds where a SNOWFLAKE generator takes each key's worker id
+     */
+    KeyGenerator newGenerator(WorkerIds workerIds);
 
     /**
      * SNOWFLAKE, ShardingSphere's props and bit layout.
@@ -20,8 +24,8 @@ public sealed interface KeyGeneratorConfig {
             implements KeyGeneratorConfig {
 
         @Override
-        public KeyGenerator newGenerator() {
-            return new SnowflakeKeyGenerator(workerId, maxVibrationOffset, maxTolerateTimeDifference,
+        public KeyGenerator newGenerator(WorkerIds workerIds) {
+            return new SnowflakeKeyGenerator(workerIds, workerId, maxVibrationOffset, maxTolerateTimeDifference,
                     System::currentTimeMillis);
         }
     }
@@ -30,7 +34,7 @@ public sealed interface KeyGeneratorConfig {
     record Uuid(String name) implements KeyGeneratorConfig {
 
         @Override
-        public KeyGenerator newGenerator() {
+        public KeyGenerator newGenerator(WorkerIds workerIds) {
             return new UuidKeyGenerator();
         }
     }

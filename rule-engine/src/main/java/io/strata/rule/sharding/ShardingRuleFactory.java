@@ -16,6 +16,18 @@ public final class ShardingRuleFactory implements RuleFactory {
 
     public static final String TYPE = "SHARDING";
 
+    private final WorkerIds workerIds;
+
+    /** SNOWFLAKE worker ids as the props say (a single process). */
+    public ShardingRuleFactory() {
+        this(WorkerIds.CONFIGURED);
+    }
+
+    /** @param workerIds where SNOWFLAKE generators take their worker ids (a cluster member's lease) */
+    public ShardingRuleFactory(WorkerIds workerIds) {
+        this.workerIds = workerIds;
+    }
+
     @Override
     public String type() {
         return TYPE;
@@ -24,7 +36,7 @@ public final class ShardingRuleFactory implements RuleFactory {
     @Override
     public Rule create(DatabaseConfig database, RuleConfig config, String file, String path, HealthRegistry health) {
         ShardingRuleConfig sharding = ShardingRuleConfig.read(database, config, file, path);
-        return new ShardingRule(database.databaseName(), ShardingTables.of(sharding), broadcastTables(database), null);
+        return new ShardingRule(database.databaseName(), ShardingTables.of(sharding, workerIds), broadcastTables(database), null);
     }
 
     /** The tables of the database's BROADCAST rules: they may join a sharded table on any node. */

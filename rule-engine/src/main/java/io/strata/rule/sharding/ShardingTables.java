@@ -30,9 +30,9 @@ public final class ShardingTables {
     private final String defaultDataSource;
     private final List<String> dataSources;
 
-    private ShardingTables(ShardingRuleConfig config) {
+    private ShardingTables(ShardingRuleConfig config, WorkerIds workerIds) {
         Map<String, KeyGenerator> generators = new HashMap<>();
-        config.keyGenerators().forEach((name, generator) -> generators.put(name, generator.newGenerator()));
+        config.keyGenerators().forEach((name, generator) -> generators.put(name, generator.newGenerator(workerIds)));
         Set<String> used = new LinkedHashSet<>();
         for (TableRuleConfig table : config.tables()) {
             Optional<KeyGeneration> keys = table.keyGenerate().map(k -> new KeyGeneration(k.column(),
@@ -51,7 +51,12 @@ public final class ShardingTables {
     }
 
     public static ShardingTables of(ShardingRuleConfig config) {
-        return new ShardingTables(config);
+        return new ShardingTables(config, WorkerIds.CONFIGURED);
+    }
+
+    /** @param workerIds where SNOWFLAKE generators take their worker ids (a cluster member's lease) */
+    public static ShardingTables of(ShardingRuleConfig config, WorkerIds workerIds) {
+        return new ShardingTables(config, workerIds);
     }
 
     /** The sharded table of that name, compared ignoring case. */

@@ -21,7 +21,8 @@ public final class SnowflakeKeyGenerator implements KeyGenerator {
     static final long SEQUENCE_MASK = (1 << 12) - 1;
     static final int MAX_WORKER_ID = 1023;
 
-    private final long workerId;
+    private final int workerId;
+    private final WorkerIds workerIds;
     private final int maxVibrationOffset;
     private final long maxTolerateMillis;
     private final LongSupplier clock;
@@ -32,11 +33,18 @@ public final class SnowflakeKeyGenerator implements KeyGenerator {
 
     /** @param clock milliseconds since 1970 (System::currentTimeMillis; tests pass their own) */
     public SnowflakeKeyGenerator(int workerId, int maxVibrationOffset, long maxTolerateMillis, LongSupplier clock) {
+        this(WorkerIds.CONFIGURED, workerId, maxVibrationOffset, maxTolerateMillis, clock);
+    }
+
+    /** @param workerIds asked for each key's worker id ({@code workerId} is the prop it is given) */
+    public SnowflakeKeyGenerator(WorkerIds workerIds, int workerId, int maxVibrationOffset, long maxTolerateMillis,
+                                 LongSupplier clock) {
         if (workerId < 0 || workerId > MAX_WORKER_ID || maxVibrationOffset < 0 || maxVibrationOffset > SEQUENCE_MASK
                 || maxTolerateMillis < 0) {
             throw new IllegalArgumentException("worker id 0..1023, vibration offset 0..4095, tolerance >= 0");
         }
         this.workerId = workerId;
+        this.workerIds = workerIds;
         this.maxVibrationOffset = maxVibrationOffset;
         this.maxTolerateMillis = maxTolerateMillis;
         this.clock = clock;
@@ -44,6 +52,7 @@ public final class SnowflakeKeyGenerator implements KeyGenerator {
 
     @Override
     public synchronized Long next() {
+        long worker = workerIds.workerId(workerId);
         long now = clock.getAsLong();
         if (now < lastMillis) {
             now = clockGoneBack(now);
@@ -58,7 +67,7 @@ public final class SnowflakeKeyGenerator implements KeyGenerator {
             sequence = sequenceOffset;
         }
         lastMillis = now;
-        return ((now - EPOCH_MILLIS) << TIMESTAMP_SHIFT) | (workerId << WORKER_ID_SHIFT) | sequence;
+        return ((now - EPOCH_MILLIS) << TIMESTAMP_SHIFT) | (worker << WORKER_ID_SHIFT) | sequence;
     }
 
     private long clockGoneBack(long now) {
