@@ -22,6 +22,14 @@ public interface Cluster {
     List<String> localDifferences();
 
     /**
+     * ALTER STRATA DATA SOURCE ... DISABLE | ENABLE for the whole cluster: recorded in the registry, which every
+     * member follows (this one too, before this returns).
+     *
+     * @throws IllegalStateException when the registry cannot be reached (nothing is switched)
+     */
+    void switchDataSource(String database, String dataSource, boolean disabled);
+
+    /**
      * One member as it registered itself.
      *
      * @param id      {@code host:port} of its listener, unique among live members

@@ -1,6 +1,7 @@
 package io.strata.it;
 
 import io.strata.bootstrap.Strata;
+import io.strata.bootstrap.sandbox.ReplicatedMariaDb;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
@@ -223,6 +224,61 @@ class ClusterIT {
         assertEquals(3, workersByMember.values().stream().map(w -> w.iterator().next()).distinct().count(),
                 "each member its own worker id: " + workersByMember);
         assertTrue(workersByMember.values().stream().noneMatch(w -> w.contains(7L)), "the prop's 7 is not used");
+    }
+
+    /**
+     * A replica disabled on one member leaves every member's read rotation, a member started later included, until
+     * it is enabled on another. Which server answered a read is read from the server itself (its port).
+     */
+    @Test
+    void disablingAReplicaOnOneMemberDisablesItOnAll() throws Exception {
+        TestingServer zk = started(new TestingServer());
+        ReplicatedMariaDb group = started(ReplicatedMariaDb.start(0, 0, 1, "cluster_rw", "strata", "strata"));
+        group.primary().createDatabase("cluster_rw", "checker", "checker");
+        String rw = """
+                databaseName: app
+                dataSources:
+                  primary: { url: "%s", username: strata, password: strata, maximumPoolSize: 4 }
+                  replica_0: { url: "%s", username: strata, password: strata, maximumPoolSize: 4 }
+                rules:
+                  - type: READWRITE_SPLITTING
+                    groups: [ { name: rw, writeDataSource: primary, readDataSources: [replica_0], readYourWrites: false } ]
+                    healthCheck: { interval: 200, timeout: 1000 }
+                """.formatted(group.primary().jdbcUrl("cluster_rw"), group.replicas().getFirst().jdbcUrl("cluster_rw"));
+        List<Path> confs = new ArrayList<>();
+        for (String name : List.of("r1", "r2", "r3")) {
+            Path conf = member(name, zk.getConnectString(), "cluster_a");
+            Files.writeString(conf.resolve("config-app.yaml"), rw);
+            confs.add(conf);
+        }
+        Strata m1 = start(confs.get(0));
+        Strata m2 = start(confs.get(1));
+        long primary = group.primary().port();
+        long replica = group.replicas().getFirst().port();
+        try (Connection c1 = connect(m1); Statement s1 = c1.createStatement();
+             Connection c2 = connect(m2); Statement s2 = c2.createStatement()) {
+            await(() -> port(s2) == replica, "m2 reads from the replica once it is checked");
+
+            s1.execute("ALTER STRATA DATA SOURCE app.replica_0 DISABLE");
+            assertEquals(primary, port(s1), "this member at once");
+            await(() -> port(s2) == primary, "the other member follows");
+            Strata m3 = start(confs.get(2));
+            try (Connection c3 = connect(m3); Statement s3 = c3.createStatement()) {
+                Thread.sleep(1000); // the checks have found the replica healthy: only the switch keeps it out
+                for (int i = 0; i < 5; i++) {
+                    assertEquals(primary, port(s3), "a member started later follows it too");
+                }
+                s3.execute("ALTER STRATA DATA SOURCE app.replica_0 ENABLE");
+                await(() -> port(s1) == replica && port(s2) == replica && port(s3) == replica, "enabled on all");
+            }
+        }
+    }
+
+    private static long port(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT @@port")) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
     }
 
     @Test

@@ -50,6 +50,8 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
     static final String CONFIG = "/config";
     static final String MEMBERS = "/members";
+    /** One child per data source disabled cluster-wide, named {@code database:dataSource}. */
+    static final String DISABLED = "/disabled";
     /** How long a publication waits for every member to run it before answering with the ones that lag. */
     static final long PUBLISH_WAIT_MILLIS = 10_000;
 
@@ -160,16 +162,19 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
                 LOG.info("cluster {}: the registry is back; catching up", mode.describe());
                 announce();
                 configChanged();
+                followSwitches();
             } else {
                 LOG.warn("cluster {}: the registry is unreachable; serving with configuration version {} until it "
                         + "is back", mode.describe(), running);
             }
         });
         registry.watch(CONFIG, this::configChanged);
+        registry.watch(DISABLED, this::followSwitches);
         kernel.cluster(this);
         kernel.reloader(this);
         LOG.info("cluster {}: member {} runs configuration version {}", mode.describe(), id, running);
         configChanged(); // a version published between the start's read and the watch
+        followSwitches();
     }
 
     /** Applies the registry's newest version when it is newer than the one running (on the reload thread). */
@@ -205,6 +210,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
                             running = Math.max(running, bundle.version());
                         }
                         compareWithLocalFiles();
+                        followSwitches(); // a data source the new version added may be disabled already
                     }
                     announce(); // not on the publisher: a publication waits there for this very entry
                 });
@@ -264,6 +270,36 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         LOG.warn("cluster {}: after {} ms some members do not run version {} yet: {}", mode.describe(),
                 PUBLISH_WAIT_MILLIS, version, members().stream().filter(m -> m.version() < version)
                         .map(m -> m.id() + " (version " + m.version() + ")").toList());
+    }
+
+    @Override
+    public void switchDataSource(String database, String dataSource, boolean disabled) {
+        if (!"ONLINE".equals(state)) {
+            throw new IllegalStateException("the registry " + mode.describe() + " is unreachable: a switch for the "
+                    + "whole cluster cannot be recorded; try again when it is back");
+        }
+        String path = DISABLED + "/" + database + ":" + dataSource;
+        if (disabled) {
+            registry.create(path, new byte[0]);
+        } else {
+            registry.delete(path);
+        }
+        LOG.info("cluster {}: data source {}.{} {} on every member", mode.describe(), database, dataSource,
+                disabled ? "disabled" : "enabled");
+    }
+
+    /** Makes the running configuration's data sources disabled exactly as the registry lists them. */
+    private void followSwitches() {
+        java.util.Set<String> disabled;
+        try {
+            disabled = java.util.Set.copyOf(registry.children(DISABLED));
+        } catch (RuntimeException e) {
+            LOG.warn("cluster {}: cannot read the disabled data sources: {}", mode.describe(), e.getMessage());
+            return;
+        }
+        var runtime = kernel.runtime();
+        runtime.config().databases().forEach((database, config) -> config.dataSources().keySet().forEach(name ->
+                runtime.health().status(database, name).disabled(disabled.contains(database + ":" + name))));
     }
 
     @Override

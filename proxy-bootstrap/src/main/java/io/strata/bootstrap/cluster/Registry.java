@@ -27,6 +27,9 @@ interface Registry extends AutoCloseable {
      */
     void announce(String path, byte[] data);
 
+    /** Removes a value (and nothing when there is none). */
+    void delete(String path);
+
     /**
      * Takes a value that lives as long as this member's session, unless another session holds it: true when this
      * member holds it now (taken now, or still its own after the registry came back).

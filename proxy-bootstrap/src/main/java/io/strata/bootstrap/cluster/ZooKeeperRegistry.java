@@ -139,6 +139,17 @@ final class ZooKeeperRegistry implements Registry {
     }
 
     @Override
+    public void delete(String path) {
+        try {
+            client.delete().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            // gone already
+        } catch (Exception e) {
+            throw failed("delete " + path, e);
+        }
+    }
+
+    @Override
     public boolean claim(String path, byte[] data) {
         try {
             client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, data);

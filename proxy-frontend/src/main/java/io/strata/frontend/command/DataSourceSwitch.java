@@ -1,5 +1,6 @@
 package io.strata.frontend.command;
 
+import io.strata.kernel.Cluster;
 import io.strata.kernel.StrataRuntime;
 import io.strata.protocol.ErrorCode;
 import io.strata.rule.health.DataSourceStatus;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  * read rotation at once (its running reads finish; new reads go to the group's other members) or lets it back. A
  * data source that is no replica of a READWRITE_SPLITTING group is refused: a primary cannot leave, its writes have
  * nowhere else to go. Without a database the session's is meant. A disabled data source stays disabled across
- * reloads until it is enabled (not across restarts: the files are the configuration a start reads).
+ * reloads until it is enabled (not across restarts: the files are the configuration a start reads). In a cluster
+ * the switch holds for every member, and across their restarts, until it is switched back.
  */
 final class DataSourceSwitch {
 
@@ -36,9 +38,11 @@ final class DataSourceSwitch {
      * Applies the statement.
      *
      * @param database the session's database, or null
-     * @throws io.strata.protocol.MySQLException for another form, an unknown data source, or one that is no replica
+     * @param cluster  the cluster every member of which follows the switch, or null when standalone
+     * @throws io.strata.protocol.MySQLException for another form, an unknown data source, one that is no replica,
+     *                                           or a cluster whose registry is unreachable
      */
-    static void apply(StrataRuntime runtime, SqlStatementInfo info, String database) {
+    static void apply(StrataRuntime runtime, SqlStatementInfo info, String database, Cluster cluster) {
         Matcher form = FORM.matcher(info.sql());
         if (!form.matches()) {
             throw ErrorCode.UNSUPPORTED.exception("this form of ALTER STRATA (ALTER STRATA DATA SOURCE "
@@ -61,6 +65,13 @@ final class DataSourceSwitch {
             throw ErrorCode.DATA_SOURCE_REFUSED.exception("data source '" + name + "' is no replica of a "
                     + "READWRITE_SPLITTING group (readDataSources); only a replica can leave the read rotation, "
                     + "a primary's writes have nowhere else to go");
+        }
+        if (cluster != null) {
+            try {
+                cluster.switchDataSource(in, name, disable);
+            } catch (IllegalStateException e) {
+                throw ErrorCode.DATA_SOURCE_REFUSED.exception(e.getMessage());
+            }
         }
         status.disabled(disable);
     }

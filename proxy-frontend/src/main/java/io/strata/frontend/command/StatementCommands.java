@@ -196,7 +196,7 @@ final class StatementCommands {
         if (AdminStatements.isAdmin(info)) {
             AdminStatements.checkAdmin(context, session);
             if (DataSourceSwitch.is(info)) {
-                DataSourceSwitch.apply(life.runtime(), info, state.database());
+                DataSourceSwitch.apply(life.runtime(), info, state.database(), context.kernel().cluster());
                 return Optional.of(AdminStatements.OK);
             }
             return AdminStatements.answer(context, info).or(() -> LocalQueries.answer(context, session, info))
