@@ -2,6 +2,7 @@ package io.strata.kernel;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The cluster a host is a member of (mode: Cluster): the members that share its configuration through the registry,
@@ -28,6 +29,30 @@ public interface Cluster {
      * @throws IllegalStateException when the registry cannot be reached (nothing is switched)
      */
     void switchDataSource(String database, String dataSource, boolean disabled);
+
+    /**
+     * The process list rows (MySQL's columns) of the other members' sessions, as each would show them to this user.
+     * Members that do not answer in time are left out.
+     */
+    CompletableFuture<List<List<Object>>> otherMembersProcesses(String user, boolean admin);
+
+    /**
+     * KILL [QUERY] of a session another member holds (the member is known from the id).
+     *
+     * @return true when done there, false when no other member holds such an id; fails with the holding member's
+     *     refusal (1094, 1095) as a {@link io.strata.protocol.MySQLException}
+     */
+    CompletableFuture<Boolean> killElsewhere(long id, boolean queryOnly, String user, boolean admin);
+
+    /** What a member does for another's SHOW PROCESSLIST and KILL: the host's own sessions. */
+    interface Administration {
+
+        /** The rows of this member's sessions the user may see (all of them for an administrator). */
+        List<List<Object>> processes(String user, boolean admin);
+
+        /** Kills a session of this member; fails with 1094 (no such id) or 1095 (another user's, not an admin). */
+        CompletableFuture<?> kill(long id, boolean queryOnly, String user, boolean admin);
+    }
 
     /**
      * One member as it registered itself.

@@ -8,12 +8,34 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SessionRegistry {
 
     private final AtomicLong ids = new AtomicLong();
+    /** High bits every id carries: a cluster member's worker id, so ids are unique cluster-wide (0 standalone). */
+    private volatile long idBase;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     /** Sessions per user name, for users[].maxConnections; guarded by this registry's lock. */
     private final Map<String, Integer> perUser = new java.util.HashMap<>();
 
     public long nextId() {
-        return ids.incrementAndGet();
+        long base = idBase;
+        if (base == 0) {
+            return ids.incrementAndGet();
+        }
+        long id;
+        do {
+            id = base | (ids.incrementAndGet() & LOCAL_ID_MASK);
+        } while (id == base || sessions.containsKey(id)); // after 4 M connections the low bits wrap
+        return id;
+    }
+
+    /** The low bits of a cluster member's connection ids: its own counter. */
+    public static final int LOCAL_ID_BITS = 22;
+    private static final long LOCAL_ID_MASK = (1L << LOCAL_ID_BITS) - 1;
+
+    /**
+     * A cluster member's connection ids carry its worker id above {@link #LOCAL_ID_BITS} bits (they stay within the
+     * protocol's 32 bits): unique among the members, and KILL finds the member holding an id from the id alone.
+     */
+    public void memberId(int workerId) {
+        idBase = (long) workerId << LOCAL_ID_BITS;
     }
 
     /** Whether a login was let in, or which limit refused it. */

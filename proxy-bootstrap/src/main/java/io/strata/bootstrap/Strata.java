@@ -37,6 +37,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.strata.bootstrap.cluster.ClusterMember;
+import io.strata.frontend.command.MemberAdministration;
 import io.strata.bootstrap.reload.ConfigReloader;
 import io.strata.bootstrap.reload.RestartOnly;
 import io.strata.bootstrap.reload.ConfigWatcher;
@@ -263,6 +264,9 @@ public final class Strata implements AutoCloseable {
                         new Mirrors(backends));
                 Kernel kernel = new Kernel(runtime, digests.enabled() ? new DigestTable(digests.maxDigests()) : null,
                         slowLog);
+                if (member != null) {
+                    member.numberSessions(kernel);
+                }
                 Authenticator authenticator = new Authenticator(resolved.server());
                 FrontendContext context = new FrontendContext(kernel, authenticator,
                         Tls.serverContext(resolved.server().tls()), new FrontendStats());
@@ -290,7 +294,8 @@ public final class Strata implements AutoCloseable {
                         resolved.server().executor(), resolved.databases().keySet());
                 Startup.warnOfMissingBroadcastTablesLater(resolved, chains);
                 if (member != null) {
-                    member.join(kernel, reloader, resolved.server().host(), server.port());
+                    member.join(kernel, reloader, resolved.server().host(), server.port(),
+                            new MemberAdministration(context));
                 }
                 // in a cluster, a reload publishes this member's files: the watcher and SIGHUP go through the kernel's
                 ConfigWatcher watcher = reloader == null ? null : new ConfigWatcher(dir, kernel.reloader(),

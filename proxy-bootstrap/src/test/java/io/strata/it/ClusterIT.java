@@ -274,6 +274,74 @@ class ClusterIT {
         }
     }
 
+    /**
+     * SHOW PROCESSLIST on one member lists the sessions of all, with ids unique across them; KILL QUERY and KILL on
+     * one member reach the session another member holds; a user who is no administrator sees and kills only the
+     * user's own sessions, wherever they are.
+     */
+    @Test
+    void theProcessListAndKillSpanTheMembers() throws Exception {
+        TestingServer zk = started(new TestingServer());
+        Strata m1 = start(member("p1", zk.getConnectString(), "cluster_a"));
+        Strata m2 = start(member("p2", zk.getConnectString(), "cluster_a"));
+        try (Connection admin = connect(m1); Statement s1 = admin.createStatement();
+             Connection sleeper = connect(m2); Statement slow = sleeper.createStatement();
+             Connection app = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + m2.port()
+                     + "/app?user=app&password=app"); Statement appStatement = app.createStatement()) {
+            long sleeperId = connectionId(slow);
+            long adminId = connectionId(s1);
+            assertTrue(sleeperId != adminId);
+            var sleeping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (ResultSet rs = slow.executeQuery("SELECT SLEEP(30)")) {
+                    rs.next();
+                    return rs.getLong(1);
+                } catch (SQLException e) {
+                    return (long) -e.getErrorCode();
+                }
+            });
+            await(() -> processes(s1).getOrDefault(sleeperId, "").equals("SELECT SLEEP(30)"),
+                    "m1 lists m2's running statement");
+            Map<Long, String> all = processes(s1);
+            assertTrue(all.containsKey(adminId) && all.containsKey(connectionId(appStatement)), all.toString());
+
+            long started = System.nanoTime();
+            s1.execute("KILL QUERY " + sleeperId);
+            assertEquals(-1317L, sleeping.get(10, java.util.concurrent.TimeUnit.SECONDS),
+                    "ER_QUERY_INTERRUPTED: the server stopped the statement");
+            assertTrue(System.nanoTime() - started < 10_000_000_000L);
+            assertTrue(sleeper.isValid(2), "KILL QUERY leaves the connection");
+
+            SQLException denied = assertThrows(SQLException.class,
+                    () -> DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + m1.port()
+                            + "/app?user=app&password=app").createStatement().execute("KILL " + sleeperId));
+            assertEquals(1095, denied.getErrorCode(), denied.getMessage());
+            assertEquals(1094, assertThrows(SQLException.class, () -> s1.execute("KILL 4194303999"))
+                    .getErrorCode());
+
+            s1.execute("KILL " + sleeperId);
+            await(() -> !sleeper.isValid(1), "KILL closes the connection on m2");
+            await(() -> !processes(s1).containsKey(sleeperId), "and it leaves the list");
+        }
+    }
+
+    private static long connectionId(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT CONNECTION_ID()")) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+
+    /** SHOW FULL PROCESSLIST: Info by Id. */
+    private static Map<Long, String> processes(Statement st) throws SQLException {
+        Map<Long, String> rows = new LinkedHashMap<>();
+        try (ResultSet rs = st.executeQuery("SHOW FULL PROCESSLIST")) {
+            while (rs.next()) {
+                rows.put(rs.getLong("Id"), rs.getString("Info") == null ? "" : rs.getString("Info"));
+            }
+        }
+        return rows;
+    }
+
     private static long port(Statement st) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT @@port")) {
             assertTrue(rs.next());
@@ -320,6 +388,7 @@ class ClusterIT {
                 server: { host: 127.0.0.1, port: 3307, executor: %s }
                 users:
                   - { name: root, password: root, databases: ["*"], admin: true }
+                  - { name: app, password: app, databases: [app] }
                 """.formatted("strata_it_" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_"),
                 registry, timeToLiveSeconds, StrataFixture.executor()));
         writeApp(conf, schema);

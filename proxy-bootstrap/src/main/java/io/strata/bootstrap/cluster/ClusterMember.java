@@ -52,6 +52,12 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     static final String MEMBERS = "/members";
     /** One child per data source disabled cluster-wide, named {@code database:dataSource}. */
     static final String DISABLED = "/disabled";
+    /** Requests of one member to others (a process list, a KILL), one child each; answers under {@link #REPLIES}. */
+    static final String REQUESTS = "/requests";
+    static final String REPLIES = "/replies";
+    /** How long a process list waits for the other members, and a KILL for the member holding the session. */
+    static final long PROCESSES_WAIT_MILLIS = 2_000;
+    static final long KILL_WAIT_MILLIS = 5_000;
     /** How long a publication waits for every member to run it before answering with the ones that lag. */
     static final long PUBLISH_WAIT_MILLIS = 10_000;
 
@@ -70,6 +76,11 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     private volatile String state = "ONLINE";
     private volatile List<String> localDifferences = List.of();
     private final WorkerIdLease lease;
+    private volatile Cluster.Administration administration;
+    /** Requests this member has answered (or left to others), until they are removed. */
+    private final java.util.Set<String> seenRequests = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Runs requests to and from other members, which wait on the registry: never on its own thread. */
+    private final ExecutorService exchanges = Executors.newVirtualThreadPerTaskExecutor();
 
     private ClusterMember(ModeConfig mode, Registry registry, Path confDir, Path cacheDir) {
         this.mode = mode;
@@ -112,6 +123,9 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         registry.onConnection(reachable -> {
             if (reachable) {
                 lease.take(owner);
+                if (kernel != null && lease.id() >= 0) {
+                    kernel.sessions().memberId(lease.id());
+                }
             } else {
                 lease.registryLost();
             }
@@ -130,6 +144,17 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         running = bundle.version();
         compareWithFiles(RestartOnly.withLocal(shared, filed.server()), filed);
         return shared;
+    }
+
+    /**
+     * Gives the kernel's sessions connection ids carrying this member's worker id, so ids are unique cluster-wide and
+     * a KILL finds its member: called as soon as the kernel exists, before any client connects.
+     */
+    public void numberSessions(Kernel kernel) {
+        this.kernel = kernel;
+        if (lease.id() >= 0) {
+            kernel.sessions().memberId(lease.id());
+        }
     }
 
     /** Where this member's SNOWFLAKE generators take their worker ids: its lease. */
@@ -151,9 +176,11 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
      * Starts taking part: registers this member (as {@code host:port}), applies every version published from now
      * on, and answers the kernel's reloads and SHOW STRATA CLUSTER.
      */
-    public void join(Kernel kernel, ConfigReloader reloader, String host, int port) {
-        this.kernel = kernel;
+    public void join(Kernel kernel, ConfigReloader reloader, String host, int port,
+                     Cluster.Administration administration) {
+        numberSessions(kernel);
         this.reloader = reloader;
+        this.administration = administration;
         this.id = advertised(host) + ":" + port;
         announce();
         registry.onConnection(reachable -> {
@@ -170,6 +197,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         });
         registry.watch(CONFIG, this::configChanged);
         registry.watch(DISABLED, this::followSwitches);
+        registry.watch(REQUESTS, () -> exchanges.execute(this::answerRequests));
         kernel.cluster(this);
         kernel.reloader(this);
         LOG.info("cluster {}: member {} runs configuration version {}", mode.describe(), id, running);
@@ -303,6 +331,146 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<List<List<Object>>> otherMembersProcesses(String user, boolean admin) {
+        return CompletableFuture.supplyAsync(() -> {
+            long others = members().stream().filter(m -> !m.self()).count();
+            if (others == 0) {
+                return List.of();
+            }
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("kind", "processes");
+            request.put("from", id);
+            request.put("user", user);
+            request.put("admin", admin);
+            List<List<Object>> rows = new ArrayList<>();
+            for (Map<?, ?> reply : exchange(request, others, PROCESSES_WAIT_MILLIS)) {
+                for (Object row : (List<?>) reply.get("rows")) {
+                    rows.add(processRow((List<?>) row));
+                }
+            }
+            return rows;
+        }, exchanges);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> killElsewhere(long sessionId, boolean queryOnly, String user, boolean admin) {
+        return CompletableFuture.supplyAsync(() -> {
+            int worker = (int) (sessionId >>> io.strata.kernel.SessionRegistry.LOCAL_ID_BITS);
+            Optional<Member> holder = members().stream().filter(m -> !m.self() && m.workerId() == worker)
+                    .findFirst();
+            if (holder.isEmpty()) {
+                return false;
+            }
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("kind", "kill");
+            request.put("from", id);
+            request.put("target", holder.get().id());
+            request.put("id", sessionId);
+            request.put("queryOnly", queryOnly);
+            request.put("user", user);
+            request.put("admin", admin);
+            List<Map<?, ?>> replies = exchange(request, 1, KILL_WAIT_MILLIS);
+            if (replies.isEmpty()) {
+                throw new io.strata.protocol.MySQLException(new io.strata.protocol.ErrPacket(1094, "HY000",
+                        "Member " + holder.get().id() + " holding thread id " + sessionId + " did not answer the "
+                                + "KILL within " + KILL_WAIT_MILLIS + " ms"));
+            }
+            Map<?, ?> reply = replies.getFirst();
+            if (reply.get("code") instanceof Number code) {
+                throw new io.strata.protocol.MySQLException(new io.strata.protocol.ErrPacket(code.intValue(),
+                        (String) reply.get("sqlState"), (String) reply.get("message")));
+            }
+            return true;
+        }, exchanges);
+    }
+
+    /**
+     * Writes a request for other members and waits up to {@code waitMillis} for {@code expected} replies; the
+     * request and its replies are removed after.
+     */
+    private List<Map<?, ?>> exchange(Map<String, Object> request, long expected, long waitMillis) {
+        String name = request.get("kind") + "-" + java.util.UUID.randomUUID();
+        List<Map<?, ?>> replies = new ArrayList<>();
+        registry.create(REQUESTS + "/" + name, yaml().dump(request).getBytes(StandardCharsets.UTF_8));
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+            List<String> answered = registry.children(REPLIES + "/" + name);
+            while (answered.size() < expected && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                answered = registry.children(REPLIES + "/" + name);
+            }
+            for (String member : answered) {
+                registry.get(REPLIES + "/" + name + "/" + member).ifPresent(entry -> replies.add(
+                        yaml().load(new String(entry.data(), StandardCharsets.UTF_8))));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            registry.delete(REQUESTS + "/" + name);
+            registry.delete(REPLIES + "/" + name);
+        }
+        return replies;
+    }
+
+    /** Answers the requests of other members meant for this one, each once. */
+    private void answerRequests() {
+        List<String> names;
+        try {
+            names = registry.children(REQUESTS);
+        } catch (RuntimeException e) {
+            return;
+        }
+        seenRequests.retainAll(names);
+        for (String name : names) {
+            if (seenRequests.add(name)) {
+                registry.get(REQUESTS + "/" + name).ifPresent(entry -> answer(name,
+                        yaml().load(new String(entry.data(), StandardCharsets.UTF_8))));
+            }
+        }
+    }
+
+    private void answer(String name, Map<?, ?> request) {
+        if (id.equals(request.get("from"))) {
+            return;
+        }
+        String user = (String) request.get("user");
+        boolean admin = Boolean.TRUE.equals(request.get("admin"));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        if ("processes".equals(request.get("kind"))) {
+            reply.put("rows", administration.processes(user, admin));
+        } else if ("kill".equals(request.get("kind")) && id.equals(request.get("target"))) {
+            try {
+                administration.kill(((Number) request.get("id")).longValue(),
+                        Boolean.TRUE.equals(request.get("queryOnly")), user, admin).join();
+                reply.put("done", true);
+            } catch (RuntimeException e) {
+                io.strata.protocol.ErrPacket err = io.strata.protocol.MySQLException.toErrPacket(e);
+                reply.put("code", err.errorCode());
+                reply.put("sqlState", err.sqlState());
+                reply.put("message", err.message());
+            }
+        } else {
+            return;
+        }
+        try {
+            registry.create(REPLIES + "/" + name + "/" + id, yaml().dump(reply).getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            LOG.debug("cluster {}: cannot answer request {}: {}", mode.describe(), name, e.getMessage());
+        }
+    }
+
+    /** A process list row as it came through YAML: ids and seconds as longs again. */
+    private static List<Object> processRow(List<?> row) {
+        List<Object> copy = new ArrayList<>(row);
+        for (int column : new int[] {0, 5}) {
+            if (copy.get(column) instanceof Number number) {
+                copy.set(column, number.longValue());
+            }
+        }
+        return copy;
+    }
+
+    @Override
     public Version current() {
         return reloader.current();
     }
@@ -396,6 +564,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     @Override
     public void close() {
         publisher.shutdownNow();
+        exchanges.shutdownNow();
         registry.close();
         try (var files = Files.walk(cacheDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());

@@ -27,7 +27,7 @@ interface Registry extends AutoCloseable {
      */
     void announce(String path, byte[] data);
 
-    /** Removes a value (and nothing when there is none). */
+    /** Removes a value and everything under it (nothing when there is none). */
     void delete(String path);
 
     /**

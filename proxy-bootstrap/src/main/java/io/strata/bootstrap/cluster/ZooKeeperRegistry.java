@@ -141,7 +141,7 @@ final class ZooKeeperRegistry implements Registry {
     @Override
     public void delete(String path) {
         try {
-            client.delete().forPath(path);
+            client.delete().deletingChildrenIfNeeded().forPath(path);
         } catch (KeeperException.NoNodeException e) {
             // gone already
         } catch (Exception e) {

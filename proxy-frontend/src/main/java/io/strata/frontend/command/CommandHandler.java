@@ -400,7 +400,9 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
         KillCommand.run(context, session, id, queryOnly).whenComplete((result, error) ->
                 ctx.executor().execute(() -> {
                     if (error != null) {
-                        fail(next - 1, error);
+                        // a refusal from another cluster member comes wrapped: it is the client's error, not ours
+                        fail(next - 1, error instanceof java.util.concurrent.CompletionException
+                                && error.getCause() != null ? error.getCause() : error);
                     } else if (result == KillCommand.Outcome.KILLED_SELF) {
                         closed = true;
                     } else {

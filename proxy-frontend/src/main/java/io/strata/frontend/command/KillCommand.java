@@ -2,6 +2,7 @@ package io.strata.frontend.command;
 
 
 import io.strata.frontend.FrontendContext;
+import io.strata.kernel.Cluster;
 import io.strata.backend.execute.SessionState;
 import io.strata.kernel.Session;
 import io.strata.protocol.ErrorCode;
@@ -44,13 +45,35 @@ final class KillCommand {
 
     /** @throws io.strata.protocol.MySQLException at once for an unknown id (1094) or another user's session (1095) */
     static CompletableFuture<Outcome> run(FrontendContext context, Session session, long id, boolean queryOnly) {
+        boolean admin = AdminStatements.isAdministrator(context, session);
+        Cluster cluster = context.kernel().cluster();
+        if (context.sessions().get(id) == null && cluster != null) {
+            // another member's session (its worker id is in the id's high bits)
+            return cluster.killElsewhere(id, queryOnly, session.user(), admin).thenApply(done -> {
+                if (!done) {
+                    throw ErrorCode.NO_SUCH_THREAD.exception(id);
+                }
+                return Outcome.DONE;
+            });
+        }
+        return kill(context, session, id, queryOnly, session.user(), admin);
+    }
+
+    /**
+     * Kills a session of this host for a user.
+     *
+     * @param asking the session that asked here, or null when another cluster member asked
+     */
+    static CompletableFuture<Outcome> kill(FrontendContext context, Session asking, long id, boolean queryOnly,
+                                           String user, boolean admin) {
         Session target = context.sessions().get(id);
         if (target == null) {
             throw ErrorCode.NO_SUCH_THREAD.exception(id);
         }
-        if (!AdminStatements.isAdministrator(context, session) && !target.user().equals(session.user())) {
+        if (!admin && !target.user().equals(user)) {
             throw ErrorCode.KILL_DENIED.exception(id);
         }
+        Session session = asking;
         SessionState.Cancel running = target.state().running();
         if (!queryOnly) {
             // the session's statement stops on its backend now, as KILL QUERY stops it, not when it would end

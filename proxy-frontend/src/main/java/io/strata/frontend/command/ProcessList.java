@@ -59,18 +59,32 @@ final class ProcessList {
 
     /** The answer to a process list statement, or empty when {@code info} is none. */
     static Optional<LocalResultSet> answer(FrontendContext context, Session session, SqlStatementInfo info) {
-        if (info.multiStatement()) {
-            return Optional.empty();
+        return is(info) ? Optional.of(answer(context, session, info, List.of())) : Optional.empty();
+    }
+
+    /** Whether the statement reads the process list. */
+    static boolean is(SqlStatementInfo info) {
+        return !info.multiStatement() && (isShow(info) || info.kind() == SqlKind.SELECT
+                && StatementCommands.mentionsProcessList(info.sql()) && namesProcessList(info.tokens()));
+    }
+
+    private static boolean isShow(SqlStatementInfo info) {
+        return info.kind() == SqlKind.SHOW && (info.tokens().size() == 2 && info.tokenIs(1, "PROCESSLIST")
+                || info.tokens().size() == 3 && info.tokenIs(1, "FULL") && info.tokenIs(2, "PROCESSLIST"));
+    }
+
+    /**
+     * The answer to a process list statement ({@link #is}), of this host's sessions and {@code others} (the rows
+     * of the other members of a cluster).
+     */
+    static LocalResultSet answer(FrontendContext context, Session session, SqlStatementInfo info,
+                                 List<List<Object>> others) {
+        List<List<Object>> rows = rows(context, session.user(), AdminStatements.isAdministrator(context, session));
+        if (!others.isEmpty()) {
+            rows.addAll(others);
+            rows.sort(Comparator.comparingLong(row -> ((Number) row.get(0)).longValue()));
         }
-        if (info.kind() == SqlKind.SHOW && (info.tokens().size() == 2 && info.tokenIs(1, "PROCESSLIST")
-                || info.tokens().size() == 3 && info.tokenIs(1, "FULL") && info.tokenIs(2, "PROCESSLIST"))) {
-            return Optional.of(show(rows(context, session), info.tokenIs(1, "FULL")));
-        }
-        if (info.kind() == SqlKind.SELECT && StatementCommands.mentionsProcessList(info.sql())
-                && namesProcessList(info.tokens())) {
-            return Optional.of(select(rows(context, session), info.sql()));
-        }
-        return Optional.empty();
+        return isShow(info) ? show(rows, info.tokenIs(1, "FULL")) : select(rows, info.sql());
     }
 
     private static boolean namesProcessList(List<String> tokens) {
@@ -87,15 +101,14 @@ final class ProcessList {
         return token.length() > 1 && token.charAt(0) == '`' ? token.substring(1, token.length() - 1) : token;
     }
 
-    /** One row per session the asking user may see, in MySQL's column order, ordered by id. */
-    private static List<List<Object>> rows(FrontendContext context, Session asking) {
-        boolean admin = AdminStatements.isAdministrator(context, asking);
+    /** One row per session the user may see (an administrator all), in MySQL's column order, ordered by id. */
+    static List<List<Object>> rows(FrontendContext context, String user, boolean admin) {
         long now = System.nanoTime();
         List<Session> sessions = new ArrayList<>(context.sessions().all());
         sessions.sort(Comparator.comparingLong(Session::connectionId));
         List<List<Object>> rows = new ArrayList<>(sessions.size());
         for (Session session : sessions) {
-            if (session.user() == null || !admin && !session.user().equals(asking.user())) {
+            if (session.user() == null || !admin && !session.user().equals(user)) {
                 continue;
             }
             Session.Activity activity = session.activity();

@@ -152,6 +152,10 @@ final class StatementCommands {
             reload(next);
             return true;
         }
+        if (context.kernel().cluster() != null && ProcessList.is(info)) {
+            processListOfCluster(info, next);
+            return true;
+        }
         Optional<LocalResultSet> local = local(info);
         if (local.isPresent() && local.get() == AdminStatements.OK) {
             answers.ok(next);
@@ -189,6 +193,27 @@ final class StatementCommands {
             state.counted(null, -1, answer.rows().size());
             answers.done();
         }));
+    }
+
+    /**
+     * The process list of a cluster member: its own sessions and those of the other members, asked through the
+     * registry off the event loop.
+     */
+    private void processListOfCluster(SqlStatementInfo info, int next) {
+        context.kernel().cluster().otherMembersProcesses(session.user(),
+                AdminStatements.isAdministrator(context, session)).whenComplete((others, error) ->
+                channel.eventLoop().execute(() -> {
+                    LocalResultSet answer;
+                    try {
+                        answer = ProcessList.answer(context, session, info, others == null ? List.of() : others);
+                    } catch (RuntimeException e) {
+                        answers.fail(next - 1, e);
+                        return;
+                    }
+                    answer.write(channel, next, state.deprecateEof(), state.extendedTypeInfo(), state.statusFlags());
+                    state.counted(info, -1, answer.rows().size());
+                    answers.done();
+                }));
     }
 
     /** What Strata answers itself: admin statements (for administrators only), the process list, local queries. */
