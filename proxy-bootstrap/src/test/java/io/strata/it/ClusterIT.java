@@ -349,6 +349,43 @@ class ClusterIT {
         }
     }
 
+    /**
+     * A member process killed with SIGKILL (no goodbye to the registry) leaves the other members' list within its
+     * session's time to live (10 s here), and its worker id is free for the next member.
+     */
+    @Test
+    void aKilledMemberLeavesTheListWithinTheSessionTimeout() throws Exception {
+        TestingServer zk = started(new TestingServer());
+        Strata m1 = start(member("s1", zk.getConnectString(), "cluster_a"));
+        Path conf2 = member("s2", zk.getConnectString(), "cluster_a");
+        int port = Ports.free();
+        Files.writeString(conf2.resolve("server.yaml"), Files.readString(conf2.resolve("server.yaml"))
+                .replace("port: 3307", "port: " + port));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "io.strata.bootstrap.Main", "-c", conf2.toString())
+                .redirectErrorStream(true).redirectOutput(conf2.resolve("strata.log").toFile()).start();
+        try (Connection c1 = connect(m1); Statement s1 = c1.createStatement()) {
+            await(() -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError("the member exited: " + Files.readString(conf2.resolve("strata.log")));
+                }
+                return cluster(s1).size() == 2;
+            }, "the second member registered");
+            String workerOfKilled = cluster(s1).stream().filter(m -> m.get(0).equals("127.0.0.1:" + port))
+                    .findFirst().orElseThrow().get(4);
+            process.destroyForcibly().waitFor();
+            long killed = System.nanoTime();
+            await(() -> cluster(s1).size() == 1, "the killed member leaves the list");
+            assertTrue(System.nanoTime() - killed < 20_000_000_000L, "within the session timeout and a margin");
+            Strata m3 = start(member("s3", zk.getConnectString(), "cluster_a"));
+            assertEquals(workerOfKilled, cluster(s1).stream().filter(m -> m.get(0).equals(memberId(m3)))
+                    .findFirst().orElseThrow().get(4), "the lowest free worker id is the killed member's");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
     @Test
     void aRegistryThatCannotBeReachedStopsTheStartNamingIt() throws Exception {
         int nobody = Ports.free();
