@@ -324,7 +324,7 @@ class ClusterIT {
         }
     }
 
-    private static long connectionId(Statement st) throws SQLException {
+    static long connectionId(Statement st) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT CONNECTION_ID()")) {
             assertTrue(rs.next());
             return rs.getLong(1);
@@ -332,7 +332,7 @@ class ClusterIT {
     }
 
     /** SHOW FULL PROCESSLIST: Info by Id. */
-    private static Map<Long, String> processes(Statement st) throws SQLException {
+    static Map<Long, String> processes(Statement st) throws SQLException {
         Map<Long, String> rows = new LinkedHashMap<>();
         try (ResultSet rs = st.executeQuery("SHOW FULL PROCESSLIST")) {
             while (rs.next()) {
@@ -342,7 +342,7 @@ class ClusterIT {
         return rows;
     }
 
-    private static long port(Statement st) throws SQLException {
+    static long port(Statement st) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT @@port")) {
             assertTrue(rs.next());
             return rs.getLong(1);
@@ -409,12 +409,18 @@ class ClusterIT {
     }
 
     private Path member(String name, String registry, String schema, int timeToLiveSeconds) throws IOException {
+        return member(dir, "ZooKeeper", name, registry, schema, timeToLiveSeconds);
+    }
+
+    /** A member's conf folder under {@code dir}, on a registry of {@code repositoryType}. */
+    static Path member(Path dir, String repositoryType, String name, String registry, String schema,
+                       int timeToLiveSeconds) throws IOException {
         Path conf = Files.createDirectories(dir.resolve(name));
         Files.writeString(conf.resolve("server.yaml"), """
                 mode:
                   type: Cluster
                   repository:
-                    type: ZooKeeper
+                    type: %s
                     props:
                       namespace: %s
                       server-lists: "%s"
@@ -426,18 +432,18 @@ class ClusterIT {
                 users:
                   - { name: root, password: root, databases: ["*"], admin: true }
                   - { name: app, password: app, databases: [app] }
-                """.formatted("strata_it_" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_"),
+                """.formatted(repositoryType, "strata_it_" + dir.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_"),
                 registry, timeToLiveSeconds, StrataFixture.executor()));
         writeApp(conf, schema);
         return conf;
     }
 
-    private static void writeApp(Path conf, String schema) throws IOException {
+    static void writeApp(Path conf, String schema) throws IOException {
         writeApp(conf, Map.of("ds_0", schema), "[]");
     }
 
     /** @param dataSources name to schema */
-    private static void writeApp(Path conf, Map<String, String> dataSources, String rules) throws IOException {
+    static void writeApp(Path conf, Map<String, String> dataSources, String rules) throws IOException {
         StringBuilder yaml = new StringBuilder("databaseName: app\ndataSources:\n");
         new java.util.TreeMap<>(dataSources).forEach((name, schema) -> yaml.append("  ").append(name)
                 .append(": { url: \"").append(Backend.server().jdbcUrl(schema))
@@ -446,16 +452,16 @@ class ClusterIT {
         Files.writeString(conf.resolve("config-app.yaml"), yaml.toString());
     }
 
-    private static String memberId(Strata member) {
+    static String memberId(Strata member) {
         return "127.0.0.1:" + member.port();
     }
 
-    private static Connection connect(Strata strata) throws SQLException {
+    static Connection connect(Strata strata) throws SQLException {
         return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + strata.port() + "/app?user=root"
                 + "&password=root");
     }
 
-    private static String marker(Statement st) throws SQLException {
+    static String marker(Statement st) throws SQLException {
         try (ResultSet rs = st.executeQuery("SELECT v FROM marker WHERE id = 1")) {
             assertTrue(rs.next());
             return rs.getString(1);
@@ -463,7 +469,7 @@ class ClusterIT {
     }
 
     /** RELOAD STRATA CONFIG's rows, each as "version change applied". */
-    private static List<String> reload(Statement st) throws SQLException {
+    static List<String> reload(Statement st) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (ResultSet rs = st.executeQuery("RELOAD STRATA CONFIG")) {
             while (rs.next()) {
@@ -474,7 +480,7 @@ class ClusterIT {
     }
 
     /** SHOW STRATA CLUSTER's rows: member, version, up_since, state, worker_id, this. */
-    private static List<List<String>> cluster(Statement st) throws SQLException {
+    static List<List<String>> cluster(Statement st) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
         try (ResultSet rs = st.executeQuery("SHOW STRATA CLUSTER")) {
             while (rs.next()) {
@@ -486,12 +492,12 @@ class ClusterIT {
         return rows;
     }
 
-    private interface Failing {
+    interface Failing {
         void run() throws SQLException;
     }
 
     /** Runs {@code statement} until it fails (up to 30 s): the failure. */
-    private static SQLException awaitFailure(Failing statement) throws Exception {
+    static SQLException awaitFailure(Failing statement) throws Exception {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline) {
             try {
@@ -504,7 +510,7 @@ class ClusterIT {
         throw new AssertionError("the statement never failed");
     }
 
-    private static Map<String, String> configStatus(Statement st) throws SQLException {
+    static Map<String, String> configStatus(Statement st) throws SQLException {
         Map<String, String> items = new LinkedHashMap<>();
         try (ResultSet rs = st.executeQuery("SHOW STRATA CONFIG")) {
             while (rs.next()) {
@@ -514,11 +520,11 @@ class ClusterIT {
         return items;
     }
 
-    private interface Check {
+    interface Check {
         boolean holds() throws Exception;
     }
 
-    private static void await(Check check, String what) throws Exception {
+    static void await(Check check, String what) throws Exception {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (check.holds()) {

@@ -3,7 +3,6 @@ package io.strata.bootstrap.cluster;
 import io.strata.bootstrap.reload.ConfigChanges;
 import io.strata.bootstrap.reload.ConfigReloader;
 import io.strata.bootstrap.reload.RestartOnly;
-import io.strata.config.ConfigException;
 import io.strata.config.ConfigLoader;
 import io.strata.config.ModeConfig;
 import io.strata.config.StrataConfig;
@@ -93,21 +92,18 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     /**
      * Connects to the registry {@code mode} names.
      *
-     * @throws ConfigException for a repository type Strata cannot use yet
      * @throws IllegalStateException when the registry cannot be reached
      */
     public static ClusterMember connect(ModeConfig mode, Path confDir) {
-        if (!ModeConfig.ZOOKEEPER.equals(mode.repositoryType())) {
-            throw new ConfigException(confDir.resolve("server.yaml").toString(), "mode.repository.type",
-                    ModeConfig.ZOOKEEPER + " (etcd is not supported yet)", mode.repositoryType());
-        }
         Path cache;
         try {
             cache = Files.createTempDirectory("strata-cluster-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a folder for the cluster's configuration", e);
         }
-        return new ClusterMember(mode, ZooKeeperRegistry.connect(mode), confDir, cache);
+        Registry registry = ModeConfig.ETCD.equals(mode.repositoryType()) ? EtcdRegistry.connect(mode)
+                : ZooKeeperRegistry.connect(mode);
+        return new ClusterMember(mode, registry, confDir, cache);
     }
 
     /**
@@ -277,6 +273,11 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         if (current.number() < next.version() && current.lastRefused() != null) {
             throw new IllegalStateException("version " + next.version() + " is published but this member refused "
                     + "it: " + current.lastRefused());
+        }
+        if (current.number() < next.version()) {
+            // still applying here too: the answer names the version published, and this member among those lagging
+            return new Version(next.version(), Instant.now(), source(), trigger,
+                    List.of("version " + next.version() + " published"), current.pendingRestart(), null);
         }
         return current;
     }
