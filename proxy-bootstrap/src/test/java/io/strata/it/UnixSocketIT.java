@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * server.socket: clients on the same host through a Unix domain socket, beside TCP, with the same logins: the
- * mariadb command-line client and MariaDB Connector/J ({@code localSocket}); the file's mode as configured; a stale
+ * mariadb command-line client, MariaDB Connector/J ({@code localSocket}) and MySQL Connector/J (junixsocket's socket
+ * factory); the file's mode as configured; a stale
  * file from an unclean stop replaced at start; the file removed at stop.
  */
 class UnixSocketIT {
@@ -64,6 +65,16 @@ class UnixSocketIT {
                     }
                 }
                 assertTrue(hosts.contains("localhost"), "a socket client is localhost, as on MySQL: " + hosts);
+            }
+            // MySQL Connector/J speaks to a socket file through junixsocket's socket factory
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://localhost/it?user=root&password=root"
+                    + "&sslMode=DISABLED&allowPublicKeyRetrieval=true"
+                    + "&socketFactory=org.newsclub.net.mysql.AFUNIXDatabaseSocketFactoryCJ"
+                    + "&junixsocket.file=" + socket); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT CONCAT('via ', 'socket'), DATABASE()")) {
+                assertTrue(rs.next());
+                assertEquals("via socket", rs.getString(1));
+                assertEquals("it", rs.getString(2));
             }
             try (Connection tcp = strata.connect(StrataFixture.Driver.MARIADB); Statement st = tcp.createStatement();
                  ResultSet rs = st.executeQuery("SELECT 1")) {
