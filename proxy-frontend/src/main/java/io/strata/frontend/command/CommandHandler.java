@@ -489,6 +489,12 @@ public final class CommandHandler extends SimpleChannelInboundHandler<MySQLFrame
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof java.io.IOException) {
+            // the client's socket failed (reset by peer, broken pipe): the network's doing, not a fault of Strata's
+            LOG.debug("session {}: the client's connection failed: {}", session.connectionId(), cause.getMessage());
+            ctx.close();
+            return;
+        }
         ErrPacketLog.log(LOG, session, cause);
         if (ctx.channel().isActive()) {
             Responses.err(ctx.channel(), 1, MySQLException.toErrPacket(cause));

@@ -42,6 +42,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -105,6 +107,16 @@ class CommandHandlerTest {
     void close() {
         client.finishAndReleaseAll();
         backendLoops.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+    }
+
+    /** A client whose socket fails (reset by peer) is closed quietly: no error packet thrown after it. */
+    @Test
+    void aClientWhoseConnectionFailsIsClosedWithNoAnswer() {
+        client.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
+        client.runPendingTasks();
+
+        assertFalse(client.isActive(), "closed");
+        assertNull(client.readOutbound(), "nothing written to a socket that is gone");
     }
 
     @Test
