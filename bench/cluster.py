@@ -220,28 +220,7 @@ listen strata
 
 # ---- small helpers ------------------------------------------------------------------------------------------------
 
-def _read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
-
-def _read_from(path, offset):
-    try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            return f.read().decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
 
 
 def four_letter(port, word):
@@ -264,7 +243,7 @@ def established(port):
     """Established TCP connections whose local port is `port` (the server side of clients' connections)."""
     n = 0
     for path in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in _read(path).splitlines()[1:]:
+        for line in common.read_text(path).splitlines()[1:]:
             f = line.split()
             if len(f) > 3 and f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
                 n += 1
@@ -274,7 +253,7 @@ def established(port):
 def scan_log(path, offset):
     """WARN and ERROR lines from offset on: counts and the first 8 distinct messages."""
     found = {"warn": 0, "error": 0, "messages": []}
-    for line in _read_from(path, offset).splitlines():
+    for line in common.read_from(path, offset).splitlines():
         m = _LOG_LEVEL.match(line)
         if not m:
             continue
@@ -403,7 +382,7 @@ class ClusterBench:
                           os.path.join(folder, "data")], os.path.join(folder, "zookeeper.log"))
         self.zk = s.add(common.Proc("ZooKeeper", p.pid, p, stop_timeout=15))
         if not common.wait_until(60, p.pid, lambda: four_letter(o.ports["zookeeper"], "ruok") == "imok"):
-            echo("\n".join(_read(os.path.join(folder, "zookeeper.log")).splitlines()[-30:]))
+            echo("\n".join(common.read_text(os.path.join(folder, "zookeeper.log")).splitlines()[-30:]))
             die(f"ZooKeeper did not start (log: {folder}/zookeeper.log)")
         srvr = []
         for _ in range(40):   # "not currently serving requests" for a moment after ruok answers
@@ -479,7 +458,7 @@ class ClusterBench:
         p = common.spawn([self.haproxy_bin, "-db", "-f", cfg], self.haproxy_log)
         self.haproxy = s.add(common.Proc("HAProxy", p.pid, p, stop_timeout=10))
         if not common.wait_until(20, p.pid, lambda: common.port_in_use(o.ports["haproxy"])):
-            echo(_read(self.haproxy_log))
+            echo(common.read_text(self.haproxy_log))
             die(f"HAProxy did not start (log: {self.haproxy_log})")
         # The health checks (rise 2, every 500 ms) have seen each member up; then a login through HAProxy.
         time.sleep(2)
@@ -536,7 +515,7 @@ class ClusterBench:
             log = s.path("cells", f"warmup-{kind}.log")
             rc = self.sb.run([*self.sysbench_args(port), f"--time={o.warmup}", "--report-interval=0", "run"], log,
                              o.warmup)
-            p = parse(_read(log))
+            p = parse(common.read_text(log))
             echo(f"    exit code {rc}, qps {p.qps or '-'}, errors {p.errors}")
 
     def deadlocks(self):
@@ -612,8 +591,8 @@ class ClusterBench:
             f"{o.faults_time} s; "
             f"configuration published every {o.every} s from {' and '.join(PUBLISHERS)}; {VICTIM} killed (SIGKILL) "
             f"and restarted {o.kills} time(s), {o.down} s down; one inserting client per member")
-        hap_from = _size(self.haproxy_log)
-        log_from = {m: _size(os.path.join(self.homes[m], "logs", "strata.log")) for m in MEMBERS}
+        hap_from = common.file_size(self.haproxy_log)
+        log_from = {m: common.file_size(os.path.join(self.homes[m], "logs", "strata.log")) for m in MEMBERS}
         dl = self.deadlocks()
         f["views"].append(("start", self.cluster_view()))
         t0 = time.monotonic()
@@ -670,14 +649,14 @@ class ClusterBench:
             for t in inserters.values():
                 t.finish()
         f["rc"] = result.get("rc")
-        f["out"] = parse(_read(log))
+        f["out"] = parse(common.read_text(log))
         f["lost"] = {}
-        for m in _LOST_LINE.finditer(_read(log)):
+        for m in _LOST_LINE.finditer(common.read_text(log)):
             f["lost"][m.group(1)] = f["lost"].get(m.group(1), 0) + 1
-        f["timeline"] = [l.strip() for l in _read(log).splitlines() if l.startswith("[")]
+        f["timeline"] = [l.strip() for l in common.read_text(log).splitlines() if l.startswith("[")]
         f["deadlocks"] = self.deadlocks() - dl
         f["inserters"] = inserters
-        f["sessions"] = haproxy_sessions(_read_from(self.haproxy_log, hap_from), t0_epoch + o.faults_time)
+        f["sessions"] = haproxy_sessions(common.read_from(self.haproxy_log, hap_from), t0_epoch + o.faults_time)
         f["logs"] = {m: scan_log(os.path.join(self.homes[m], "logs", "strata.log"), log_from[m]) for m in MEMBERS}
         # Every member on the last published version: the restarted one included.
         time.sleep(1)

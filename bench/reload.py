@@ -371,14 +371,14 @@ class ReloadBench:
         """bin/reload.sh (HUP to the pid in logs/strata.pid); the outcome from Strata's log, the line its reload writes
         (reading a file: polling SHOW STRATA CONFIG would start a client process every few milliseconds on a machine
         the cells keep busy), within 15 s."""
-        offset = _size(self.strata_log())
+        offset = common.file_size(self.strata_log())
         t0 = time.monotonic()
         r = subprocess.run([os.path.join(self.home, "bin", "reload.sh")], capture_output=True, text=True,
                            stdin=subprocess.DEVNULL)
         if r.returncode != 0:
             return Reload("sighup", name, "unknown", None, 0, (r.stdout + r.stderr).strip()[:300])
         while time.monotonic() - t0 < 15:
-            for line in _read_from(self.strata_log(), offset).splitlines():
+            for line in common.read_from(self.strata_log(), offset).splitlines():
                 m = _SIGHUP_APPLIED.search(line)
                 if m:
                     return Reload("sighup", name, "applied", int(m.group(1)), (time.monotonic() - t0) * 1000,
@@ -463,7 +463,7 @@ class ReloadBench:
                               "run"], log, o.warmup)
         finally:
             reloads = loop.finish()
-        out = _read(log)
+        out = common.read_text(log)
         p = parse(out)
         applied = sum(1 for r in reloads if r.outcome == "applied")
         echo(f"    warm-up: exit code {rc}, qps {p.qps or '-'}, errors {p.errors}, reloads {applied} applied of "
@@ -488,7 +488,7 @@ class ReloadBench:
     def run_cell(self, s, kind, rnd):
         o = self.o
         left = self.settle()
-        log_from = _size(self.strata_log())
+        log_from = common.file_size(self.strata_log())
         before = self.config_status()
         deadlocks = self.primary_status("Innodb_deadlocks")
         loop = ReloadLoop(self, o.every) if kind == "reloading" else None
@@ -501,7 +501,7 @@ class ReloadBench:
         finally:
             reloads = loop.finish() if loop else []
         after = self.config_status()
-        out = parse(_read(log))
+        out = parse(common.read_text(log))
         r.extra.update(
             reloads=reloads, version_before=before.get("version", "?"), version_after=after.get("version", "?"),
             ignored=out.ignored_errors, reconnects=out.reconnects,
@@ -756,7 +756,7 @@ class ReloadBench:
 
 def hup_ignored(pid):
     """Whether the process ignores SIGHUP (bit 0 of SigIgn in /proc/PID/status)."""
-    for line in _read(f"/proc/{pid}/status").splitlines():
+    for line in common.read_text(f"/proc/{pid}/status").splitlines():
         if line.startswith("SigIgn:"):
             return bool(int(line.split()[1], 16) & 1)
     return False
@@ -775,7 +775,7 @@ def scan_log(path, offset):
     """The WARN and ERROR lines Strata logged from offset on, their messages (timestamps and threads dropped, first
     10 distinct), and the "configuration version N applied" lines."""
     found = {"warn": 0, "error": 0, "applied": 0, "messages": []}
-    for line in _read_from(path, offset).splitlines():
+    for line in common.read_from(path, offset).splitlines():
         if _APPLIED.search(line):
             found["applied"] += 1
         m = _LOG_LEVEL.match(line)
@@ -788,28 +788,7 @@ def scan_log(path, offset):
     return found
 
 
-def _read_from(path, offset):
-    try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            return f.read().decode(errors="replace")
-    except OSError:
-        return ""
 
-
-def _size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
-def _read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def _ms(v):

@@ -120,7 +120,7 @@ def lo_bytes(text=None):
     """Received + transmitted bytes of the loopback interface, from /proc/net/dev (None when not found). On lo every
     byte sent is also received, so this is twice what crossed it, TCP/IP headers and ACKs included."""
     if text is None:
-        text = _read("/proc/net/dev")
+        text = common.read_text("/proc/net/dev")
     for line in text.splitlines():
         name, sep, rest = line.partition(":")
         if sep and name.strip() == "lo":
@@ -133,7 +133,7 @@ def tcp_established(port, texts=None):
     """Established TCP connections whose local port is `port` (Strata's side of its clients' connections), from
     /proc/net/tcp and tcp6."""
     if texts is None:
-        texts = [_read("/proc/net/tcp"), _read("/proc/net/tcp6")]
+        texts = [common.read_text("/proc/net/tcp"), common.read_text("/proc/net/tcp6")]
     n = 0
     for text in texts:
         for line in text.splitlines()[1:]:
@@ -147,7 +147,7 @@ def unix_connected(path, text=None):
     """Connected stream sockets bound to `path` in /proc/net/unix: the accepted side of each connection to the
     listener (the listener itself is not connected)."""
     if text is None:
-        text = _read("/proc/net/unix")
+        text = common.read_text("/proc/net/unix")
     n = 0
     for line in text.splitlines()[1:]:
         f = line.split()
@@ -226,28 +226,7 @@ def _children_cpu():
     return ru.ru_utime + ru.ru_stime
 
 
-def _read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
-
-def _read_from(path, offset):
-    try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            return f.read().decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
 
 
 def _mean_spread(values, digits=3):
@@ -394,7 +373,7 @@ class TransportsBench:
                     if rc != 0:
                         echo(f"    warm-up through {target} ({w}, {ps}) failed (exit code {rc}); the cells will show "
                              f"it; its log ends:")
-                        for line in [l for l in _read(log).splitlines() if l][-5:]:
+                        for line in [l for l in common.read_text(log).splitlines() if l][-5:]:
                             echo("      " + line)
 
     def log_of(self, s, w, ps, t, target, r):
@@ -402,7 +381,7 @@ class TransportsBench:
 
     def run_cell(self, s, w, ps, t, target, r):
         o = self.o
-        log_from = _size(self.strata_log())
+        log_from = common.file_size(self.strata_log())
         sample = ConnectionSample(o.time / 2, o.ports["strata"], self.sock).start()
         lo_before, machine_before, children_before = lo_bytes(), cpu.machine(), _children_cpu()
         try:
@@ -416,7 +395,7 @@ class TransportsBench:
         busy = (machine_after[0] - machine_before[0]) / cpu.CLK_TCK
         x.extra.update(lo_bytes=lo_after - lo_before, tcp=tcp, unix=unix, client_cpu=client,
                        other_cpu=busy - (x.cpu or 0) - (x.db_cpu or 0) - client,
-                       log=scan_log(_read_from(self.strata_log(), log_from)))
+                       log=scan_log(common.read_from(self.strata_log(), log_from)))
         if x.ok and x.errors > 0:
             x.status, x.note = "FAILED", f"{x.errors} sysbench error(s) (ignored errors + reconnects)"
         why, remark = transport_check(target, t, tcp, unix)
@@ -615,9 +594,9 @@ class TransportsBench:
 
     def log_summary(self, out):
         """Strata's WARN / ERROR / exception lines over the whole run (warm-up included), first 10 distinct."""
-        text = _read(self.strata_log())
+        text = common.read_text(self.strata_log())
         found = scan_log(text)
-        stdout = scan_log(_read(os.path.join(self.home, "logs", "stdout.log")))
+        stdout = scan_log(common.read_text(os.path.join(self.home, "logs", "stdout.log")))
         out(f"Strata's log over the whole run (logs/strata.log, warm-up included): {found['warn']} WARN, "
             f"{found['error']} ERROR, {found['exceptions']} exception lines; logs/stdout.log: "
             f"{stdout['exceptions']} exception lines")

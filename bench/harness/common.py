@@ -25,6 +25,33 @@ class Fatal(Exception):
     """A run that cannot go on: printed as "ERROR: ...", exit code 1."""
 
 
+def read_text(path):
+    """A file's text ("" when it cannot be read): logs and /proc files a run reads as it goes."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def read_from(path, offset):
+    """What a file holds past {offset} bytes ("" when it cannot be read): a log's lines since a cell began."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def file_size(path):
+    """A file's size in bytes, 0 when it does not exist (yet)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def die(msg):
     raise Fatal(msg)
 

@@ -51,7 +51,7 @@ def start_haproxy(session, haproxy, folder, label, name, listen, server_port, th
     p = common.spawn([haproxy, "-db", "-f", cfg], os.path.join(folder, "haproxy.log"))
     proc = session.add(common.Proc(label, p.pid, p, stop_timeout=10))
     if not common.wait_until(20, p.pid, lambda: common.port_in_use(listen)):
-        echo(_read(os.path.join(folder, "haproxy.log")))
+        echo(common.read_text(os.path.join(folder, "haproxy.log")))
         die(f"HAProxy did not start (log: {folder}/haproxy.log)")
     return proc
 
@@ -126,13 +126,13 @@ def start_strata_daemon(session, tools, label, home, conf, port, java_opts, star
                             process_group=0, close_fds=True).returncode
     stdout_log = os.path.join(home, "logs", "stdout.log")
     if rc == 0:
-        pid = int(_read(os.path.join(home, "logs", "strata.pid")).strip() or 0)
+        pid = int(common.read_text(os.path.join(home, "logs", "strata.pid")).strip() or 0)
         proc = session.add(common.Proc(label, pid, stop_timeout=30))
         if common.wait_until(60, pid, lambda: tools.answers(port, check_sql)):
             return proc
         proc.stop()
         session.forget(proc)
-    raise StartFailed(_read(start_log) + "\n" + _read(stdout_log))
+    raise StartFailed(common.read_text(start_log) + "\n" + common.read_text(stdout_log))
 
 
 def start_strata_foreground(session, tools, label, home, conf, port, log, check_sql):
@@ -144,7 +144,7 @@ def start_strata_foreground(session, tools, label, home, conf, port, log, check_
         return proc
     proc.stop()
     session.forget(proc)
-    raise StartFailed(_read(log))
+    raise StartFailed(common.read_text(log))
 
 
 def start_strata(session, tools, label, dist, prefix, port, pool, server_yaml, database_yaml, java_opts):
@@ -207,7 +207,7 @@ def fetch_shardingsphere(version, lib_given, java):
                                      "dependency:copy-dependencies"], cwd=common.REPO_DIR, env=env, stdout=out,
                                     stderr=subprocess.STDOUT).returncode
             if rc != 0:
-                for line in [l for l in _read(log).splitlines() if "ERROR" in l][:5]:
+                for line in [l for l in common.read_text(log).splitlines() if "ERROR" in l][:5]:
                     echo(line)
                 die(f"could not fetch shardingsphere-proxy-bootstrap {version} and its dependencies from Maven "
                     f"Central (log: {log})")
@@ -261,7 +261,7 @@ def start_shardingsphere(session, tools, home, java, opts, lib, port, server_yam
                       "org.apache.shardingsphere.proxy.Bootstrap", str(port), "/conf/"], log, cwd=home)
     proc = session.add(common.Proc("ShardingSphere-Proxy", p.pid, p, stop_timeout=30))
     if not common.wait_until(180, p.pid, lambda: tools.answers(port)):
-        echo("\n".join(_read(log).splitlines()[-40:]))
+        echo("\n".join(common.read_text(log).splitlines()[-40:]))
         die(f"ShardingSphere-Proxy does not answer on port {port} (log: {log})")
     return proc
 
@@ -269,10 +269,3 @@ def start_shardingsphere(session, tools, home, java, opts, lib, port, server_yam
 def version_line(cmd):
     return report.first_line(cmd)
 
-
-def _read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
