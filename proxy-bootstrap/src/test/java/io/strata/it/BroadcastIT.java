@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
+import io.strata.jdbc.StrataDataSource;
 import io.strata.bootstrap.sandbox.ReplicatedMariaDb;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
@@ -43,6 +44,7 @@ class BroadcastIT {
     private static final String SCHEMA_B = "bc_b";
     private static EmbeddedMariaDb serverB;
     private static Strata strata;
+    private static StrataDataSource embedded;
 
     @BeforeAll
     static void start() {
@@ -52,12 +54,16 @@ class BroadcastIT {
         serverB.createDatabase(SCHEMA_B, "strata", "strata");
         serverB.createDatabase(SCHEMA_B, "checker", "checker");
         strata = Strata.builder().config(config(serverA, serverB)).start();
+        embedded = new StrataDataSource(config(serverA, serverB), "bc");
     }
 
     @AfterAll
     static void stop() {
         if (strata != null) {
             strata.close();
+        }
+        if (embedded != null) {
+            embedded.close();
         }
         if (serverB != null) {
             serverB.close();
@@ -78,8 +84,9 @@ class BroadcastIT {
         return new StrataConfig(defaults.server(), databases);
     }
 
+    /** Through the proxy, or (driver null) through the embedded driver on the same configuration. */
     private static Connection connect(Driver driver, boolean binary) throws SQLException {
-        return StrataFixture.connect(strata.port(), "bc", driver, binary);
+        return driver == null ? embedded.getConnection() : StrataFixture.connect(strata.port(), "bc", driver, binary);
     }
 
     @BeforeEach
@@ -92,7 +99,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void ddlAndChangesLandOnEveryDataSourceCountedOnce(Driver driver, boolean binary) throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t_dict (id INT PRIMARY KEY, v VARCHAR(20))");
@@ -117,7 +124,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void aTransactionCommitsOrRollsBackOnEveryDataSourceItTouched(Driver driver, boolean binary)
             throws SQLException {
         createDict();
@@ -146,7 +153,7 @@ class BroadcastIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void readsSpreadOverTheDataSourcesAndJoinsWithASingleTableRunWhereItIs(Driver driver, boolean binary)
             throws Exception {
         awaitBothInRotation();

@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.bootstrap.Strata;
 import io.strata.bootstrap.sandbox.EmbeddedMariaDb;
+import io.strata.jdbc.StrataDataSource;
 import io.strata.bootstrap.sandbox.ReplicatedMariaDb;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
@@ -63,6 +64,7 @@ class ShadowIT {
 
     private static EmbeddedMariaDb shadowServer;
     private static Strata strata;
+    private static StrataDataSource embedded;
 
     @BeforeAll
     static void start() {
@@ -72,14 +74,19 @@ class ShadowIT {
         Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
         dataSources.put("ds", dataSource("ds", Backend.server().jdbcUrl(PROD)));
         dataSources.put("ds_shadow", dataSource("ds_shadow", shadowServer.jdbcUrl(SHADOW)));
-        strata = start(new DatabaseConfig("shop", dataSources, List.of(rule(RULE))));
+        DatabaseConfig shop = new DatabaseConfig("shop", dataSources, List.of(rule(RULE)));
+        strata = start(shop);
+        embedded = new StrataDataSource(config(shop), "shop");
     }
 
     private static Strata start(DatabaseConfig database) {
+        return Strata.builder().config(config(database)).start();
+    }
+
+    private static StrataConfig config(DatabaseConfig database) {
         StrataConfig defaults = StrataFixture.config(ServerConfig.NATIVE_PASSWORD, Backend.server(), Map.of(),
                 "strata");
-        return Strata.builder().config(new StrataConfig(defaults.server(), Map.of(database.databaseName(), database)))
-                .start();
+        return new StrataConfig(defaults.server(), Map.of(database.databaseName(), database));
     }
 
     private static DataSourceConfig dataSource(String name, String url) {
@@ -96,13 +103,18 @@ class ShadowIT {
         if (strata != null) {
             strata.close();
         }
+        if (embedded != null) {
+            embedded.close();
+        }
         if (shadowServer != null) {
             shadowServer.close();
         }
     }
 
+    /** Through the proxy, or (driver null) through the embedded driver on the same configuration. */
     private static Connection connect(Driver driver, boolean binary) throws SQLException {
-        return StrataFixture.connect(strata.port(), "shop", driver, binary);
+        return driver == null ? embedded.getConnection()
+                : StrataFixture.connect(strata.port(), "shop", driver, binary);
     }
 
     @BeforeEach
@@ -118,7 +130,7 @@ class ShadowIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void eachAlgorithmAndOperationRoutesAsSpecified(Driver driver, boolean binary) throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
             try (PreparedStatement insert = c.prepareStatement(
@@ -164,7 +176,7 @@ class ShadowIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void aStatementHalfTestHalfProductionIsRefusedAndLandsNowhere(Driver driver, boolean binary)
             throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
@@ -189,7 +201,7 @@ class ShadowIT {
     }
 
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void theHintInBothSpellingsSendsAnyStatementToTheShadowSide(Driver driver, boolean binary)
             throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
@@ -232,13 +244,14 @@ class ShadowIT {
     }
 
     /**
-     * 10,000 statements from 4 clients, one in ten test traffic, in both protocols: inserts, reads, updates and
-     * deletes. Afterwards each side holds exactly its own rows, and every read was answered by its own side.
+     * 12,000 statements from 6 clients, one in ten test traffic: four through the proxy in both protocols, two
+     * through the embedded driver; inserts, reads, updates and deletes. Afterwards each side holds exactly its own
+     * rows, and every read was answered by its own side.
      */
     @Test
     void aMixedLoadLeavesExactlyTheExpectedRowsOnEachSide() throws Exception {
-        int clients = 4;
-        int perClient = 2_500;
+        int clients = 6;
+        int perClient = 2_000;
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Future<int[]>> results = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
@@ -270,7 +283,8 @@ class ShadowIT {
         Random random = new Random(client);
         int[] kept = new int[2];
         List<int[]> mine = new ArrayList<>(); // order id, 1 for a test row
-        try (Connection c = connect(client % 2 == 0 ? Driver.MARIADB : Driver.MYSQL, client < 2);
+        Driver driver = client >= 4 ? null : client % 2 == 0 ? Driver.MARIADB : Driver.MYSQL; // null: embedded
+        try (Connection c = connect(driver, client < 2);
              PreparedStatement insert = c.prepareStatement(
                      "INSERT INTO t_order (order_id, user_id, status) VALUES (?, ?, 'x')");
              PreparedStatement read = c.prepareStatement(
@@ -318,7 +332,7 @@ class ShadowIT {
      * either executor.
      */
     @ParameterizedTest(name = "{0}, binary protocol {1}")
-    @MethodSource("io.strata.it.StrataFixture#clients")
+    @MethodSource("io.strata.it.StrataFixture#clientsAndEmbedded")
     void aTransactionThatTouchedBothSidesCommitsOnBoth(Driver driver, boolean binary) throws SQLException {
         try (Connection c = connect(driver, binary); Statement st = c.createStatement()) {
             c.setAutoCommit(false);

@@ -9,6 +9,7 @@ import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
 
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.provider.Arguments;
 
 import org.yaml.snakeyaml.Yaml;
@@ -149,6 +150,15 @@ final class StrataFixture implements AutoCloseable {
      */
     static Stream<Arguments> clients() {
         return Stream.of(Driver.values()).flatMap(d -> Stream.of(Arguments.of(d, false), Arguments.of(d, true)));
+    }
+
+    /**
+     * The proxy's clients, then the embedded driver: the same rules in the test's JVM, with no wire protocol, so once.
+     * Its driver argument is null, named EMBEDDED; the test connects it through its own {@code StrataDataSource}
+     * over the proxy's configuration. A rule's suite is run through both hosts of the kernel this way.
+     */
+    static Stream<Arguments> clientsAndEmbedded() {
+        return Stream.concat(clients(), Stream.of(Arguments.of(Named.of("EMBEDDED", null), false)));
     }
 
     /** A connection to {@code database} as root, in the text or the binary protocol. */
