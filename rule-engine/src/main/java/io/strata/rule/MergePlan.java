@@ -44,7 +44,7 @@ public record MergePlan(QueryMerge merge, int derivedColumns, KeyColumns keyColu
         return new QueryMerge(visible, keys(merge.unitOrder(), at), merge.aggregated(), keys(merge.groupBy(), at),
                 merge.groupsSorted(), merge.aggregations().stream().map(a -> new QueryMerge.Aggregation(
                         at.applyAsInt(a.column()), a.function(), moved(a.argument(), at), moved(a.count(), at),
-                        moved(a.weightColumn(), at))).toList(),
+                        moved(a.weightColumn(), at), a.concat() == null ? null : a.concat().moved(at))).toList(),
                 having(merge.having(), at), merge.distinct(), keys(merge.resultOrder(), at), merge.offset(),
                 merge.limit());
     }

@@ -86,7 +86,13 @@ public record QueryMerge(int visibleColumns, List<SortKey> unitOrder, boolean ag
         /** As {@link #COUNT_DISTINCT}, the sum of the distinct values. */
         SUM_DISTINCT,
         /** As {@link #COUNT_DISTINCT}, the average of the distinct values. */
-        AVG_DISTINCT
+        AVG_DISTINCT,
+        /**
+         * GROUP_CONCAT: the units return one row per distinct tuple of its arguments and order keys (the rule groups
+         * by them), with the tuple's text and how many rows it stands for; the merge orders, de-duplicates, repeats,
+         * joins and truncates them as the server would ({@link Concat}).
+         */
+        GROUP_CONCAT
     }
 
     /**
@@ -100,15 +106,56 @@ public record QueryMerge(int visibleColumns, List<SortKey> unitOrder, boolean ag
      * @param weightColumn where the values compared are strings (MIN, MAX, the DISTINCT functions): the derived
      *                     column of the value's sort weight; else -1
      */
-    public record Aggregation(int column, Function function, int argument, int count, int weightColumn) {
+    public record Aggregation(int column, Function function, int argument, int count, int weightColumn,
+                              Concat concat) {
 
         public Aggregation {
             Objects.requireNonNull(function, "function");
+            if (function == Function.GROUP_CONCAT && concat == null) {
+                throw new IllegalArgumentException("GROUP_CONCAT needs its Concat");
+            }
+        }
+
+        public Aggregation(int column, Function function, int argument, int count, int weightColumn) {
+            this(column, function, argument, count, weightColumn, null);
         }
 
         /** COUNT, SUM, MIN or MAX of the column itself. */
         public static Aggregation of(int column, Function function) {
             return new Aggregation(column, function, -1, -1, -1);
+        }
+    }
+
+    /**
+     * How a GROUP_CONCAT's unit rows become its value. Each unit row of a group stands for the group's rows with one
+     * tuple of arguments and order keys.
+     *
+     * @param value     the derived column of the tuple's text, {@code CONCAT(arguments...)}: NULL when an argument
+     *                  is, and then skipped, as GROUP_CONCAT skips such rows
+     * @param count     the derived {@code COUNT(*)} of the rows the unit row stands for (each repeats its text), or
+     *                  -1 under DISTINCT
+     * @param order     the ORDER BY inside GROUP_CONCAT, over derived columns; empty for none (any order is then the
+     *                  server's too)
+     * @param distinct  under DISTINCT, the columns telling two tuples apart (each argument's weight, or the argument
+     *                  itself where it is no string); empty otherwise
+     * @param separator the SEPARATOR, as the client wrote it (UTF-8 here)
+     * @param maxLength the derived {@code @@group_concat_max_len} of the unit's session: where the result is cut
+     */
+    public record Concat(int value, int count, List<SortKey> order, List<Integer> distinct, String separator,
+                         int maxLength) {
+
+        public Concat {
+            order = List.copyOf(order);
+            distinct = List.copyOf(distinct);
+            Objects.requireNonNull(separator, "separator");
+        }
+
+        /** The same with every column moved by {@code at}. */
+        public Concat moved(java.util.function.IntUnaryOperator at) {
+            return new Concat(at.applyAsInt(value), count < 0 ? count : at.applyAsInt(count), order.stream()
+                    .map(k -> new SortKey(at.applyAsInt(k.column()), k.descending(),
+                            k.weightColumn() < 0 ? k.weightColumn() : at.applyAsInt(k.weightColumn()))).toList(),
+                    distinct.stream().map(at::applyAsInt).toList(), separator, at.applyAsInt(maxLength));
         }
     }
 

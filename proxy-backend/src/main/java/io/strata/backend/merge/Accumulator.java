@@ -1,14 +1,19 @@
 package io.strata.backend.merge;
 
+import io.strata.rule.QueryMerge;
 import io.strata.rule.QueryMerge.Aggregation;
+import io.strata.rule.QueryMerge.Concat;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * How one aggregate column of a merged group comes from the units' rows of that group, each of which already holds
  * the unit's own aggregate ({@link Aggregation}): counts and sums are summed, MIN and MAX compared, AVG divided
- * from the derived SUM and COUNT, the DISTINCT functions computed over the distinct values the units list.
+ * from the derived SUM and COUNT, the DISTINCT functions computed over the distinct values the units list,
+ * GROUP_CONCAT joined from the tuples the units list.
  */
 sealed interface Accumulator {
 
@@ -34,6 +39,8 @@ sealed interface Accumulator {
             case COUNT_DISTINCT -> new Distinct(aggregation, null, 0, held);
             case SUM_DISTINCT, AVG_DISTINCT -> new Distinct(aggregation,
                     NumberSum.of(layout, aggregation.argument(), column), layout.column(column).decimals(), held);
+            case GROUP_CONCAT -> new GroupConcat(column, aggregation.concat(), layout.column(column).collationId(),
+                    held);
         };
     }
 
@@ -207,6 +214,100 @@ sealed interface Accumulator {
         @Override
         public void release() {
             held.remove(seen.size());
+            seen.clear();
+        }
+    }
+
+    /**
+     * GROUP_CONCAT: the group's tuples from every unit, in the order of the ORDER BY inside it (strings by their
+     * weights), told apart under DISTINCT, each repeated as often as the rows it stands for, joined by the separator
+     * and cut at the unit session's {@code group_concat_max_len} bytes as the server cuts (whole characters). The
+     * tuples are held in memory until the group ends, bounded.
+     */
+    final class GroupConcat implements Accumulator {
+        private final int column;
+        private final Concat concat;
+        private final int collationId;
+        private final HeldRows held;
+        private final List<MergeRow> rows = new ArrayList<>();
+        private final Set<List<Object>> seen = new HashSet<>();
+        private long maxLength = -1;
+
+        GroupConcat(int column, Concat concat, int collationId, HeldRows held) {
+            this.column = column;
+            this.concat = concat;
+            this.collationId = collationId;
+            this.held = held;
+        }
+
+        @Override
+        public void add(MergeRow row) {
+            if (maxLength < 0 && !row.isNull(concat.maxLength())) {
+                maxLength = row.longValue(concat.maxLength());
+            }
+            if (row.isNull(concat.value())) {
+                return; // an argument was NULL: GROUP_CONCAT skips the row
+            }
+            if (!concat.distinct().isEmpty()) {
+                List<Object> tuple = new ArrayList<>(concat.distinct().size());
+                concat.distinct().forEach(c -> tuple.add(Values.key(row, c)));
+                if (!seen.add(tuple)) {
+                    return;
+                }
+            }
+            row.retain();
+            rows.add(row);
+            held.add(1);
+        }
+
+        @Override
+        public void writeTo(GroupRow row) {
+            if (rows.isEmpty()) {
+                row.set(column, null);
+                return;
+            }
+            if (!concat.order().isEmpty()) {
+                rows.sort(this::compare);
+            }
+            boolean cells = rows.getFirst() instanceof CellsRow;
+            byte[] separator = TextCut.encode(concat.separator(), collationId, cells);
+            long limit = maxLength < 0 ? Long.MAX_VALUE : maxLength;
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            boolean first = true;
+            joined:
+            for (MergeRow r : rows) {
+                long times = concat.count() < 0 ? 1 : r.longValue(concat.count());
+                for (long t = 0; t < times; t++) {
+                    if (!first) {
+                        out.writeBytes(separator);
+                    }
+                    first = false;
+                    out.writeBytes(Values.copy(r, concat.value()));
+                    if (out.size() > limit) {
+                        break joined; // the rest would be cut anyway
+                    }
+                }
+            }
+            byte[] joined = out.toByteArray();
+            row.set(column, joined.length > limit ? TextCut.cut(joined, (int) limit, collationId, cells) : joined);
+        }
+
+        private int compare(MergeRow a, MergeRow b) {
+            for (QueryMerge.SortKey key : concat.order()) {
+                int c = key.weightColumn() >= 0 ? Values.compare(a, key.weightColumn(), b, key.weightColumn())
+                        : Values.compare(a, key.column(), b, key.column());
+                if (c != 0) {
+                    return key.descending() ? -c : c;
+                }
+            }
+            return 0;
+        }
+
+        @Override
+        public void release() {
+            rows.forEach(MergeRow::release);
+            held.remove(rows.size());
+            rows.clear();
             seen.clear();
         }
     }

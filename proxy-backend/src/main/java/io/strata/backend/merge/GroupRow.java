@@ -31,7 +31,7 @@ final class GroupRow {
         this.takenFrom = new MergeRow[layout.size()];
     }
 
-    /** A computed value (a Long, a BigDecimal, a Double), or null for NULL. */
+    /** A computed value (a Long, a BigDecimal, a Double, a string's bytes in its column), or null for NULL. */
     void set(int column, Object value) {
         values[column] = value;
         computed[column] = true;
@@ -74,6 +74,8 @@ final class GroupRow {
             MergeRow source = source(c);
             if (computed[c] ? values[c] == null : source == null) {
                 out.writeByte(TEXT_NULL);
+            } else if (values[c] instanceof byte[] bytes) {
+                MySQLBuf.writeBytesLenenc(out, bytes);
             } else if (computed[c]) {
                 MySQLBuf.writeStringLenenc(out, ValueFormat.text(values[c], layout.column(c)));
             } else {
@@ -93,6 +95,8 @@ final class GroupRow {
             if (computed[c] ? values[c] == null : source == null || source.isNull(c)) {
                 int bit = c + 2;
                 out.setByte(bitmap + bit / 8, out.getByte(bitmap + bit / 8) | 1 << bit % 8);
+            } else if (values[c] instanceof byte[] bytes) {
+                MySQLBuf.writeBytesLenenc(out, bytes); // a string's bytes, as in a text row
             } else if (computed[c]) {
                 ValueFormat.binary(out, values[c], layout.column(c));
             } else {

@@ -28,7 +28,8 @@ public final class MergeColumns {
         return new QueryMerge(merge.visibleColumns(), keys(merge.unitOrder(), columns), merge.aggregated(),
                 keys(merge.groupBy(), columns), merge.groupsSorted(), merge.aggregations().stream()
                 .map(a -> new QueryMerge.Aggregation(a.column(), a.function(), a.argument(), a.count(),
-                        a.weightColumn() >= 0 && collated(columns.get(valueColumn(a))) ? a.weightColumn() : -1))
+                        a.weightColumn() >= 0 && collated(columns.get(valueColumn(a))) ? a.weightColumn() : -1,
+                        a.concat() == null ? null : concat(a.concat(), columns)))
                 .toList(), merge.having(), merge.distinct(), keys(merge.resultOrder(), columns), merge.offset(),
                 merge.limit());
     }
@@ -46,6 +47,7 @@ public final class MergeColumns {
         List<QueryMerge.SortKey> keys = new ArrayList<>(merge.unitOrder());
         keys.addAll(merge.groupBy());
         keys.addAll(merge.resultOrder());
+        merge.aggregations().stream().filter(a -> a.concat() != null).forEach(a -> keys.addAll(a.concat().order()));
         for (QueryMerge.SortKey key : keys) {
             boolean string = collated(columns.get(key.column()));
             if (key.weightColumn() >= 0 && !string) {
@@ -55,8 +57,10 @@ public final class MergeColumns {
             }
         }
         for (QueryMerge.Aggregation a : merge.aggregations()) {
-            boolean compares = a.function() != QueryMerge.Function.COUNT && a.function() != QueryMerge.Function.SUM
-                    && a.function() != QueryMerge.Function.AVG;
+            boolean compares = switch (a.function()) {
+                case MIN, MAX, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> true;
+                case COUNT, SUM, AVG, GROUP_CONCAT -> false; // GROUP_CONCAT's keys are its Concat's
+            };
             boolean string = collated(columns.get(valueColumn(a)));
             if (a.weightColumn() >= 0 && !string) {
                 plain.add(a.weightColumn());
@@ -81,6 +85,12 @@ public final class MergeColumns {
             case COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> a.argument();
             default -> a.column();
         };
+    }
+
+    /** A GROUP_CONCAT's ORDER BY keys weighed only where they are strings, as the query's own keys. */
+    private static QueryMerge.Concat concat(QueryMerge.Concat concat, List<ColumnMetadata> columns) {
+        return new QueryMerge.Concat(concat.value(), concat.count(), keys(concat.order(), columns),
+                concat.distinct(), concat.separator(), concat.maxLength());
     }
 
     private static List<QueryMerge.SortKey> keys(List<QueryMerge.SortKey> keys, List<ColumnMetadata> columns) {

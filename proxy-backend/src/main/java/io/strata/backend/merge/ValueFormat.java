@@ -52,6 +52,10 @@ final class ValueFormat {
         if (value == null) {
             return null;
         }
+        if (value instanceof byte[] bytes) { // a string's bytes: a cell holds a string, or bytes where binary
+            return column.collationId() == ColumnType.BINARY_COLLATION ? bytes
+                    : new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        }
         return switch (column.type()) {
             case ColumnType.TINY, ColumnType.SHORT, ColumnType.INT24, ColumnType.LONG, ColumnType.LONGLONG,
                  ColumnType.YEAR -> ((Number) value).longValue();

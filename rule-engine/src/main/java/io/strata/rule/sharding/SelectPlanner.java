@@ -53,7 +53,7 @@ import java.util.regex.Pattern;
  */
 final class SelectPlanner {
 
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT");
     /** Aggregates Strata does not merge, and the ones it does when nested in an expression. */
     private static final Pattern ANY_AGGREGATE = Pattern.compile("(?i)\\b(COUNT|SUM|MIN|MAX|AVG|GROUP_CONCAT|STD|"
             + "STDDEV|STDDEV_POP|STDDEV_SAMP|VARIANCE|VAR_POP|VAR_SAMP|BIT_AND|BIT_OR|BIT_XOR|JSON_ARRAYAGG|"
@@ -84,11 +84,16 @@ final class SelectPlanner {
     private final int star;
     private final List<Expression> derived = new ArrayList<>();
     private final List<Aggregation> aggregations = new ArrayList<>();
-    /** The arguments of COUNT / SUM / AVG (DISTINCT ...): the shards group by them too, one row per value. */
+    /**
+     * The arguments of COUNT / SUM / AVG (DISTINCT ...), and of GROUP_CONCAT with its ORDER BY keys: the shards group
+     * by them too, one row per value.
+     */
     private final List<Expression> distinctArguments = new ArrayList<>();
     /** Values (text, lower case) known from earlier answers not to be strings: no weight asked for them. */
     private final Set<String> plainValues;
     private final java.util.Map<Integer, String> weighed = new java.util.HashMap<>();
+    /** Derived columns only the merge reads (a GROUP_CONCAT's tuples and counts): never matched by text. */
+    private final Set<Integer> internal = new java.util.HashSet<>();
 
     /**
      * Each group lives on one node (the query groups by every sharding column of its one table): the shards' group
@@ -181,7 +186,7 @@ final class SelectPlanner {
         }
         for (int i = 0; i < items.size(); i++) {
             if (aggregate(items.get(i).getExpression())) {
-                aggregations.add(aggregation(i, (net.sf.jsqlparser.expression.Function) items.get(i).getExpression()));
+                aggregations.add(aggregation(i, items.get(i).getExpression()));
             }
         }
         List<Expression> groupExpressions = select.getGroupBy() == null ? List.of()
@@ -257,6 +262,7 @@ final class SelectPlanner {
     private SortKey key(Expression expression, boolean descending) {
         int column = column(expression);
         Expression value = column < items.size() ? items.get(column).getExpression() : derived.get(column - items.size());
+        refuseConcat(value, "ORDER BY");
         return new SortKey(column, descending, weighed(value));
     }
 
@@ -288,7 +294,7 @@ final class SelectPlanner {
             }
         }
         for (int i = 0; i < derived.size(); i++) {
-            if (derived.get(i).toString().equalsIgnoreCase(text)) {
+            if (!internal.contains(items.size() + i) && derived.get(i).toString().equalsIgnoreCase(text)) {
                 return items.size() + i;
             }
         }
@@ -297,14 +303,18 @@ final class SelectPlanner {
             return column; // an aggregate of a group one node holds whole: the node's value is the answer
         }
         if (aggregate(expression)) {
-            aggregations.add(aggregation(column, (net.sf.jsqlparser.expression.Function) expression));
+            aggregations.add(aggregation(column, expression));
         } else if (ANY_AGGREGATE.matcher(text).find()) {
             throw ShardingRule.refused("an aggregate inside an expression (" + text + ") over several shards");
         }
         return column;
     }
 
-    private Aggregation aggregation(int column, net.sf.jsqlparser.expression.Function f) {
+    private Aggregation aggregation(int column, Expression expression) {
+        net.sf.jsqlparser.expression.Function f = (net.sf.jsqlparser.expression.Function) expression;
+        if (groupConcat(f)) {
+            return groupConcat(column, f);
+        }
         String name = f.getName().toUpperCase(Locale.ROOT);
         if ((f.isDistinct() || f.isUnique()) && !name.equals("MIN") && !name.equals("MAX")) {
             return distinctAggregation(column, name, f);
@@ -329,13 +339,88 @@ final class SelectPlanner {
             throw ShardingRule.refused(name + "(DISTINCT ...) of several expressions over several shards");
         }
         Expression argument = (Expression) f.getParameters().get(0);
-        distinctArguments.add(argument);
+        groupByToo(argument);
         Function function = switch (name) {
             case "COUNT" -> Function.COUNT_DISTINCT;
             case "SUM" -> Function.SUM_DISTINCT;
             default -> Function.AVG_DISTINCT;
         };
         return new Aggregation(column, function, derive(argument), -1, weighed(argument));
+    }
+
+    /**
+     * GROUP_CONCAT over groups spread across shards: each shard groups by the arguments and the ORDER BY keys too,
+     * so it returns one row per distinct tuple of them, with the tuple's text ({@code CONCAT(arguments)}), how many
+     * rows it stands for, the keys' values and weights, and its session's {@code group_concat_max_len}; the merge
+     * makes the value from them ({@link QueryMerge.Concat}). The shard's own GROUP_CONCAT column stays in the list
+     * for its type, its value unused.
+     */
+    private Aggregation groupConcat(int column, net.sf.jsqlparser.expression.Function concat) {
+        List<Expression> arguments = new ArrayList<>();
+        if (concat.getParameters() == null || concat.getLimit() != null || concat.getOnOverflowTruncate() != null) {
+            throw ShardingRule.refused(concat + " over several shards");
+        }
+        concat.getParameters().forEach(e -> arguments.add((Expression) e));
+        List<OrderByElement> order = concat.getOrderByElements() == null ? List.of() : concat.getOrderByElements();
+        for (OrderByElement o : order) {
+            if (o.getExpression() instanceof LongValue || o.getNullOrdering() != null) {
+                throw ShardingRule.refused("GROUP_CONCAT(... ORDER BY " + o + ") over several shards: order by "
+                        + "expressions, without NULLS FIRST / LAST");
+            }
+            if (concat.isDistinct() && arguments.stream().noneMatch(a -> a.toString()
+                    .equalsIgnoreCase(o.getExpression().toString()))) {
+                throw ShardingRule.refused("GROUP_CONCAT(DISTINCT ...) ordered by " + o.getExpression() + ", which "
+                        + "it does not list, over several shards");
+            }
+        }
+        String separator = separator(concat.getKeywordArgumentValue("SEPARATOR"));
+        arguments.forEach(this::groupByToo);
+        order.forEach(o -> groupByToo(o.getExpression()));
+        int value = internal(parse("CONCAT(" + String.join(", ", arguments.stream().map(Expression::toString)
+                .toList()) + ")"));
+        List<Integer> distinct = new ArrayList<>();
+        if (concat.isDistinct()) {
+            for (Expression argument : arguments) {
+                int weight = weighed(argument);
+                distinct.add(weight >= 0 ? weight : internal(argument));
+            }
+        }
+        int count = concat.isDistinct() ? -1 : internal(parse("COUNT(*)"));
+        List<SortKey> keys = new ArrayList<>();
+        for (OrderByElement o : order) {
+            keys.add(new SortKey(internal(o.getExpression()), !o.isAsc(), weighed(o.getExpression())));
+        }
+        int maxLength = internal(parse("@@group_concat_max_len"));
+        return new Aggregation(column, Function.GROUP_CONCAT, -1, -1, -1,
+                new QueryMerge.Concat(value, count, keys, distinct, separator, maxLength));
+    }
+
+    /** A SEPARATOR's text: a plain quoted literal without backslashes (whose reading depends on sql_mode), or ','. */
+    private static String separator(Expression written) {
+        if (written == null) {
+            return ",";
+        }
+        if (!(written instanceof StringValue text) || text.getPrefix() != null || text.getValue().indexOf('\\') >= 0) {
+            throw ShardingRule.refused("GROUP_CONCAT(... SEPARATOR " + written + ") over several shards: write the "
+                    + "separator as a plain quoted string");
+        }
+        String quote = text.getQuoteStr() == null ? "'" : text.getQuoteStr();
+        return text.getValue().replace(quote + quote, quote);
+    }
+
+    /** An expression the shards group by too (once, however many aggregates ask for it). */
+    private void groupByToo(Expression expression) {
+        String text = expression.toString();
+        if (distinctArguments.stream().noneMatch(e -> e.toString().equalsIgnoreCase(text))) {
+            distinctArguments.add(expression);
+        }
+    }
+
+    /** A derived column the merge reads for its own purpose, never one an ORDER BY or HAVING may name. */
+    private int internal(Expression expression) {
+        int column = derive(expression);
+        internal.add(column);
+        return column;
     }
 
     /** HAVING as the merge evaluates it: comparisons of columns with literals or columns, AND, OR, NOT. */
@@ -359,6 +444,8 @@ final class SelectPlanner {
     }
 
     private Having compare(BinaryExpression comparison, String op) {
+        refuseConcat(comparison.getLeftExpression(), "HAVING");
+        refuseConcat(comparison.getRightExpression(), "HAVING");
         Object left = literal(comparison.getLeftExpression());
         Object right = literal(comparison.getRightExpression());
         if (left != NOT_LITERAL && right == NOT_LITERAL) {
@@ -479,9 +566,33 @@ final class SelectPlanner {
         return items.size() + derived.size() - 1;
     }
 
+    /**
+     * A GROUP_CONCAT's merged value has no weight the shards could give, so it is no sort key or HAVING operand
+     * over several shards (a group one node holds whole is no merge of it).
+     */
+    private void refuseConcat(Expression value, String clause) {
+        boolean concat = groupConcat(value);
+        if (value instanceof Column c && c.getTable() == null) { // an alias of the client's GROUP_CONCAT item
+            for (SelectItem<?> item : items) {
+                if (item.getAlias() != null && groupConcat(item.getExpression()) && Names.unquote(
+                        item.getAlias().getName()).equalsIgnoreCase(Names.unquote(c.getColumnName()))) {
+                    concat = true;
+                }
+            }
+        }
+        if (concat && !groupsOnOneNode) {
+            throw ShardingRule.refused(clause + " on a GROUP_CONCAT over several shards");
+        }
+    }
+
     private static boolean aggregate(Expression e) {
         return e instanceof net.sf.jsqlparser.expression.Function f && f.getName() != null
                 && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT)) && f.getKeep() == null;
+    }
+
+    private static boolean groupConcat(Expression e) {
+        return e instanceof net.sf.jsqlparser.expression.Function f && f.getName() != null
+                && f.getName().equalsIgnoreCase("GROUP_CONCAT");
     }
 
     private static Expression parse(String expression) {

@@ -169,6 +169,29 @@ class ShardingRuleTest {
     }
 
     @Test
+    void groupConcatOverGroupsOnSeveralNodesAsksForEachTupleAndItsCount() {
+        RouteResult route = route("SELECT user_id, GROUP_CONCAT(note, status ORDER BY amount DESC SEPARATOR '; ') "
+                + "FROM t_order GROUP BY user_id");
+        String weight = "WEIGHT_STRING(IF(CONCAT(%1$s, ' ') = CONCAT(%1$s), CONCAT(RTRIM(%1$s), ' '), %1$s))";
+        assertEquals("SELECT user_id, GROUP_CONCAT(note, status ORDER BY amount DESC SEPARATOR '; '), "
+                + "CONCAT(note, status), COUNT(*), amount, " + weight.formatted("amount")
+                + ", @@group_concat_max_len, " + weight.formatted("user_id")
+                + " FROM `t_order_0` GROUP BY user_id, note, status, amount ORDER BY user_id", route.first().sql(),
+                "each node's rows per tuple of arguments and order key, the group key first");
+        QueryMerge merge = route.query().forColumns(8);
+        QueryMerge.Concat concat = new QueryMerge.Concat(2, 3, List.of(new QueryMerge.SortKey(4, true, 5)),
+                List.of(), "; ", 6);
+        assertEquals(List.of(new QueryMerge.Aggregation(1, QueryMerge.Function.GROUP_CONCAT, -1, -1, -1, concat)),
+                merge.aggregations());
+
+        RouteResult distinct = route("SELECT GROUP_CONCAT(DISTINCT status ORDER BY status) FROM t_order");
+        assertEquals("SELECT GROUP_CONCAT(DISTINCT status ORDER BY status), CONCAT(status), "
+                + weight.formatted("status") + ", status, " + weight.formatted("status")
+                + ", @@group_concat_max_len FROM `t_order_0` GROUP BY status", distinct.first().sql(),
+                "DISTINCT tells tuples apart by their weights: no count");
+    }
+
+    @Test
     void aKeyAnAnswerShowedIsNoStringIsPlannedWithoutItsWeightFromThenOn() {
         String sql = "SELECT order_id, amount, note FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC, note";
         String weight = "WEIGHT_STRING(IF(CONCAT(note, ' ') = CONCAT(note), CONCAT(RTRIM(note), ' '), note))";
@@ -386,8 +409,11 @@ class ShardingRuleTest {
             "SELECT order_id FROM t_order UNION SELECT order_id FROM t_order_item|UNION",
             "SELECT COUNT(DISTINCT user_id, status) FROM t_order|several expressions",
             "SELECT SUM(amount) / 2 FROM t_order|inside an expression",
-            "SELECT GROUP_CONCAT(status) FROM t_order|GROUP_CONCAT",
-            "SELECT user_id, GROUP_CONCAT(status) FROM t_order GROUP BY user_id|GROUP_CONCAT",
+            "SELECT user_id, GROUP_CONCAT(status) g FROM t_order GROUP BY user_id ORDER BY g|ORDER BY on a GROUP_CONCAT",
+            "SELECT user_id FROM t_order GROUP BY user_id HAVING GROUP_CONCAT(status) = 'a'|HAVING on a GROUP_CONCAT",
+            "SELECT GROUP_CONCAT(DISTINCT status ORDER BY amount) FROM t_order|which it does not list",
+            "SELECT GROUP_CONCAT(status SEPARATOR '\\n') FROM t_order|plain quoted string",
+            "SELECT CONCAT('x', GROUP_CONCAT(status)) FROM t_order|inside an expression",
             "SELECT user_id, COUNT(*) FROM t_order GROUP BY user_id WITH ROLLUP|ROLLUP",
             "SELECT *, COUNT(*) FROM t_order GROUP BY user_id|after *",
             "SELECT * FROM t_order WHERE order_id > 5|allow-range-query-with-inline-sharding",
