@@ -57,12 +57,14 @@ public final class Startup {
     }
 
     /**
-     * SINGLE rules' tables, found on their data sources before any client is served: each table a pattern names
-     * and no other rule claims (a sharded table's logical and actual names, a broadcast table) lives where it is
-     * found. One found on several data sources stops the start, naming it and them; a data source that cannot be
-     * asked is reported, its tables then unknown (statements naming them go where the other rules send them).
+     * What the rules learn of the data sources' tables. SINGLE rules' tables, found on their data sources before any
+     * client is served: each table a pattern names and no other rule claims (a sharded table's logical and actual
+     * names, a broadcast table) lives where it is found. One found on several data sources stops the start, naming
+     * it and them; a data source that cannot be asked is reported, its tables then unknown (statements naming them
+     * go where the other rules send them). Sharded tables' columns, read from each table's first node in the
+     * background (and again whenever the rule asks: after DDL through Strata, or an answer with other columns).
      */
-    public static void findSingleTables(StrataConfig config, Map<String, RuleChain> chains) {
+    public static void readTables(StrataConfig config, Map<String, RuleChain> chains) {
         chains.forEach((database, chain) -> {
             DatabaseConfig databaseConfig = config.databases().get(database);
             Set<String> claimed = new HashSet<>();
@@ -70,6 +72,7 @@ public final class Startup {
                 if (rule instanceof BroadcastRule broadcast) {
                     broadcast.tables().forEach(t -> claimed.add(t.toLowerCase(Locale.ROOT)));
                 } else if (rule instanceof ShardingRule sharding) {
+                    readColumns(database, databaseConfig, sharding);
                     sharding.tables().tables().forEach(t -> {
                         claimed.add(t.logicalName().toLowerCase(Locale.ROOT));
                         t.nodes().forEach(node -> claimed.add(node.table().toLowerCase(Locale.ROOT)));
@@ -82,6 +85,33 @@ public final class Startup {
                 }
             }
         });
+    }
+
+    /**
+     * The columns of each sharded table, as its first node has them, read on a virtual thread: now, and when the rule
+     * says they changed (a second later, after the DDL that changed them ran). A table not there yet, or a data
+     * source Strata cannot read, leaves them unknown (a * is then planned without them).
+     */
+    private static void readColumns(String database, DatabaseConfig config, ShardingRule sharding) {
+        java.util.function.BiConsumer<String, Long> read = (table, delayMillis) -> Thread.ofVirtual()
+                .name("strata-columns-" + table).start(() -> {
+                    try {
+                        Thread.sleep(delayMillis);
+                        var node = sharding.tables().find(table).map(t -> t.nodes().get(0)).orElse(null);
+                        DataSourceConfig dataSource = node == null ? null : config.dataSources().get(node.dataSource());
+                        if (dataSource != null) {
+                            sharding.columns().found(table, TableCheck.columns(dataSource, node.table(),
+                                    PROBE_SECONDS));
+                        }
+                    } catch (SQLException e) {
+                        LOG.debug("config-{}.yaml: cannot read the columns of {}: {}", database, table,
+                                e.getMessage());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+        sharding.columns().readWith(table -> read.accept(table, 1_000L));
+        sharding.tables().tables().forEach(t -> read.accept(t.logicalName(), 0L));
     }
 
     private static void find(String database, DatabaseConfig config, SingleRule single, Set<String> claimed) {

@@ -256,7 +256,7 @@ public final class Strata implements AutoCloseable {
                 jdbc = resolved.server().jdbcExecutor()
                         ? new JdbcDataSources(resolved, metrics == null ? null : metrics.hikariTracker()) : null;
                 probeBackendVersion(backends);
-                Startup.findSingleTables(resolved, chains);
+                Startup.readTables(resolved, chains);
                 SlowLogConfig slow = resolved.server().slowLog();
                 slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
                 DigestsConfig digests = resolved.server().digests();

@@ -69,6 +69,7 @@ class EmbeddedDriverIT {
             for (String sql : ShardingIT.load()) {
                 st.executeUpdate(sql);
             }
+            ShardingIT.awaitColumnsRead(st);
         }
         serverA.execute(PLAIN, "strata", "strata", ShardingIT.load().toArray(String[]::new));
     }

@@ -12,19 +12,38 @@ import java.util.List;
  * @param derivedColumns how many columns at the end of each unit's rows the client never sees
  * @param keyColumns     told what the merge learns of the keys' columns (types), for later plans
  */
-public record MergePlan(QueryMerge merge, int derivedColumns, KeyColumns keyColumns) {
+public record MergePlan(QueryMerge merge, int derivedColumns, KeyColumns keyColumns, StarColumns star) {
 
     public MergePlan {
         keyColumns = keyColumns == null ? KeyColumns.NONE : keyColumns;
     }
 
+    public MergePlan(QueryMerge merge, int derivedColumns, KeyColumns keyColumns) {
+        this(merge, derivedColumns, keyColumns, null);
+    }
+
     public MergePlan(QueryMerge merge, int derivedColumns) {
-        this(merge, derivedColumns, KeyColumns.NONE);
+        this(merge, derivedColumns, KeyColumns.NONE, null);
     }
 
     /** The same plan, telling {@code learner} what its merges learn of the keys. */
     public MergePlan learningWith(KeyColumns learner) {
-        return new MergePlan(merge, derivedColumns, learner);
+        return new MergePlan(merge, derivedColumns, learner, star);
+    }
+
+    /**
+     * The columns a plan took a {@code *} to stand for (the merge was planned over them one by one): the units'
+     * answer must have exactly these, else the table changed since its columns were read, and the statement is
+     * refused rather than merged by the wrong columns.
+     *
+     * @param expected each visible column's name where a {@code *} gave it, null for the client's other items
+     * @param changed  forgets the tables' columns (read again) and the plan (made again)
+     */
+    public record StarColumns(List<String> expected, Runnable changed) {
+
+        public StarColumns {
+            expected = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(expected));
+        }
     }
 
     /** Whether the planned column indexes are the units' (no {@code *} widened the select list). */

@@ -78,7 +78,7 @@ public final class EmbeddedStrata implements AutoCloseable {
         SlowLog slowLog = null;
         try {
             pools.probeServerVersion();
-            Startup.findSingleTables(config, chains);
+            Startup.readTables(config, chains);
             var slow = config.server().slowLog();
             slowLog = slow.enabled() ? new SlowLog(Path.of(slow.file()), slow.thresholdMillis()) : null;
             var digests = config.server().digests();

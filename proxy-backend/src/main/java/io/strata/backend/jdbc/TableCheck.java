@@ -62,4 +62,26 @@ public final class TableCheck {
         }
         return tables;
     }
+
+    /** The columns of {@code table} in the data source's schema, in order; empty where there is no such table. */
+    public static List<String> columns(DataSourceConfig dataSource, String table, int timeoutSeconds)
+            throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", dataSource.username());
+        props.setProperty("password", dataSource.password());
+        props.setProperty("connectTimeout", String.valueOf(timeoutSeconds * 1000));
+        List<String> columns = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(JdbcDataSources.mariadbUrl(dataSource), props);
+             PreparedStatement st = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.COLUMNS "
+                     + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            st.setQueryTimeout(timeoutSeconds);
+            st.setString(1, table);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1));
+                }
+            }
+        }
+        return columns;
+    }
 }

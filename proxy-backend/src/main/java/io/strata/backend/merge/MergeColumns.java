@@ -23,6 +23,9 @@ public final class MergeColumns {
     }
 
     public static QueryMerge resolve(MergePlan plan, List<ColumnMetadata> columns) {
+        if (plan.star() != null) {
+            checkStar(plan, columns);
+        }
         QueryMerge merge = plan.forColumns(columns.size());
         learn(plan, merge, columns);
         return new QueryMerge(merge.visibleColumns(), keys(merge.unitOrder(), columns), merge.aggregated(),
@@ -70,6 +73,25 @@ public final class MergeColumns {
         }
         if (!plain.isEmpty()) {
             plan.keyColumns().notStrings(plain);
+        }
+    }
+
+    /**
+     * A plan made over the columns a * stood for merges only units whose columns are those: else the table changed
+     * since Strata read its columns (DDL that did not go through Strata, or went through it a moment ago), and
+     * merging by the planned columns could answer wrong. The columns are read again; the statement is refused.
+     */
+    private static void checkStar(MergePlan plan, List<ColumnMetadata> columns) {
+        List<String> expected = plan.star().expected();
+        boolean same = columns.size() == expected.size() + plan.derivedColumns();
+        for (int i = 0; same && i < expected.size(); i++) {
+            same = expected.get(i) == null || expected.get(i).equalsIgnoreCase(columns.get(i).name());
+        }
+        if (!same) {
+            plan.star().changed().run();
+            throw new MySQLException(new ErrPacket(1105, "HY000", "The columns behind * in this statement are not "
+                    + "the ones Strata read for its tables (a table changed): Strata reads them again; run the "
+                    + "statement again"));
         }
     }
 

@@ -171,7 +171,7 @@ public final class ConfigReloader implements Reloader, AutoCloseable {
         Map<String, RuleChain> chains = Startup.ruleChains(next, health, workerIds);
         JdbcDataSources jdbc = running.jdbc() == null ? null
                 : new JdbcDataSources(next, hikariMetrics, running.jdbc());
-        Startup.findSingleTables(next, chains);
+        Startup.readTables(next, chains);
         Backends backends = running.backends() == null ? null : new Backends(next, workers, running.backends());
         Mirrors mirrors = backends != null ? new Mirrors(backends) : new Mirrors(jdbc);
         StrataRuntime runtime = new StrataRuntime(next, chains, backends, jdbc, health, mirrors);

@@ -29,9 +29,14 @@ final class PlanCache {
     /** Per shape, the key values its answers showed are no strings: its next plan asks no weight of them. */
     private final ConcurrentHashMap<String, Set<String>> plainValues = new ConcurrentHashMap<>();
 
-    PlanCache(SqlParser parser, java.util.function.Predicate<PlainSelect> groupsOnOneNode) {
+    private final LogicalColumns columns;
+    /** Per shape planned over the columns behind a *, the version of the columns it was planned with. */
+    private final ConcurrentHashMap<String, Long> starVersions = new ConcurrentHashMap<>();
+
+    PlanCache(SqlParser parser, java.util.function.Predicate<PlainSelect> groupsOnOneNode, LogicalColumns columns) {
         this.parser = parser;
         this.groupsOnOneNode = groupsOnOneNode;
+        this.columns = columns;
     }
 
     /** A shape that needs no merge: its units run the statement as it is. */
@@ -40,11 +45,22 @@ final class PlanCache {
     /** The plan of a shape, {@link #NONE} or {@link #NONE_NEEDED}. */
     SelectPlanner.Plan plan(String template) {
         SelectPlanner.Plan plan = plans.get(template);
+        Long planned = starVersions.get(template);
+        if (planned != null && planned != columns.version()) {
+            plan = null; // planned over columns a * stood for, which changed since
+        }
         if (plan == null) {
+            long version = columns.version();
             plan = learning(template, planOf(template));
+            if (plan.merge() != null && plan.merge().star() != null) {
+                starVersions.put(template, version);
+            } else {
+                starVersions.remove(template);
+            }
             if (plans.size() >= MAX_ENTRIES) {
                 plans.clear(); // a bound, not an LRU: shapes are few in real applications
                 plainValues.clear();
+                starVersions.clear();
             }
             plans.put(template, plan);
         }
@@ -101,7 +117,7 @@ final class PlanCache {
                 return NONE; // ORDER BY 2 read as ORDER BY ?: a position, not a value; plan with the values
             }
             SelectPlanner.Plan plan = SelectPlanner.plan(select, plainValues.getOrDefault(template, Set.of()),
-                    groupsOnOneNode.test(select));
+                    groupsOnOneNode.test(select), columns);
             return plan == null ? NONE_NEEDED : plan;
         } catch (RouteException e) {
             return NONE; // planned again with the values: refused then, or planned (LIMIT ? has its number)

@@ -101,11 +101,18 @@ final class SelectPlanner {
      */
     private final boolean groupsOnOneNode;
 
-    private SelectPlanner(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode) {
+    /** The columns behind the client's * where the plan needs them, or null. */
+    private final StarExpansion expansion;
+    private final LogicalColumns columns;
+
+    private SelectPlanner(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode,
+                          LogicalColumns columns) {
         this.select = select;
         this.plainValues = plainValues;
         this.groupsOnOneNode = groupsOnOneNode;
-        this.items = List.copyOf(select.getSelectItems());
+        this.columns = columns;
+        this.expansion = StarExpansion.of(select, columns);
+        this.items = expansion != null ? expansion.items() : List.copyOf(select.getSelectItems());
         int firstStar = -1;
         for (int i = 0; i < items.size() && firstStar < 0; i++) {
             if (items.get(i).getExpression() instanceof AllColumns) {
@@ -121,9 +128,11 @@ final class SelectPlanner {
      * aggregate, DISTINCT or LIMIT)
      * @param plainValues     values (text, lower case) an earlier answer showed are no strings
      * @param groupsOnOneNode the query groups by every sharding column of its one table: each group on one node
+     * @param columns         the sharded tables' columns, for a * whose columns the merge needs; null for none
      */
-    static Plan plan(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode) {
-        return new SelectPlanner(select, plainValues, groupsOnOneNode && select.getGroupBy() != null).plan();
+    static Plan plan(PlainSelect select, Set<String> plainValues, boolean groupsOnOneNode, LogicalColumns columns) {
+        return new SelectPlanner(select, plainValues, groupsOnOneNode && select.getGroupBy() != null, columns)
+                .plan();
     }
 
     private Plan plan() {
@@ -142,8 +151,10 @@ final class SelectPlanner {
         QueryMerge merge = aggregated && !groupsOnOneNode ? grouped(order, limit) : ordered(order, distinct, limit);
         derived.forEach(select::addSelectItem);
         String sql = select.toString();
+        MergePlan.StarColumns star = expansion == null ? null : new MergePlan.StarColumns(expansion.expected(),
+                () -> expansion.tables().forEach(columns::changed));
         return new Plan(sql.endsWith(" FOR SHARE") ? sql.substring(0, sql.length() - 10) + " LOCK IN SHARE MODE"
-                : sql, new MergePlan(merge, derived.size()), java.util.Map.copyOf(weighed));
+                : sql, new MergePlan(merge, derived.size(), null, star), java.util.Map.copyOf(weighed));
     }
 
     private void refuseWhatCannotMerge() {

@@ -64,33 +64,42 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
     /** Where tables of one data source each (SINGLE's) are: a join with one runs only on its data source. */
     private final TablePlacements singles;
 
+    /** The columns of the logical tables, shared by the rule and the copies its chains run. */
+    private final LogicalColumns columns;
+
     ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser) {
-        this(database, tables, broadcast, parser, TablePlacements.NONE);
+        this(database, tables, broadcast, parser, TablePlacements.NONE, new LogicalColumns());
     }
 
     private ShardingRule(String database, ShardingTables tables, Set<String> broadcast, SqlParser parser,
-                         TablePlacements singles) {
+                         TablePlacements singles, LogicalColumns columns) {
         this.singles = singles;
+        this.columns = columns;
         this.database = database;
         this.tables = tables;
         this.names = new NameSet(tables.tables().stream().map(ShardedTable::logicalName).toList());
         this.broadcast = Set.copyOf(broadcast);
         this.parser = parser;
-        this.plans = new PlanCache(parser, this::groupsOnOneNode);
+        this.plans = new PlanCache(parser, this::groupsOnOneNode, columns);
     }
 
     public ShardingTables tables() {
         return tables;
     }
 
+    /** The logical tables' columns, which the host reads ({@link LogicalColumns}). */
+    public LogicalColumns columns() {
+        return columns;
+    }
+
     @Override
     public RoutingRule bind(RuleBinding binding) {
-        return new ShardingRule(database, tables, broadcast, binding.parser(), singles);
+        return new ShardingRule(database, tables, broadcast, binding.parser(), singles, columns);
     }
 
     @Override
     public RoutingRule reading(TablePlacements placements) {
-        return new ShardingRule(database, tables, broadcast, parser, placements);
+        return new ShardingRule(database, tables, broadcast, parser, placements, columns);
     }
 
     @Override
@@ -306,7 +315,7 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
                 if (own == null) {
                     throw refused("Strata cannot read this statement with its values written in: " + inlined());
                 }
-                plan = SelectPlanner.plan(own, java.util.Set.of(), groupsOnOneNode(own));
+                plan = SelectPlanner.plan(own, java.util.Set.of(), groupsOnOneNode(own), columns);
                 unitSql = plan == null ? inlined() : plan.unitSql();
             }
             return new RouteResult(units(nodes, unitSql), ResultMerge.CONCATENATE, false, notes(nodes),
@@ -346,6 +355,7 @@ public final class ShardingRule implements RoutingRule, TablePlacements.Reader {
             if (sharded.size() > 1) {
                 throw refused("DDL naming several sharded tables: one statement per table");
             }
+            columns.changed(sharded.get(0).logicalName()); // read again once the DDL ran
             List<Map<String, String>> nodes = new ArrayList<>();
             for (DataNode node : sharded.get(0).nodes()) {
                 nodes.add(sharded.get(0).renamesAlone(node));

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -189,6 +190,35 @@ class ShardingRuleTest {
                 + weight.formatted("status") + ", status, " + weight.formatted("status")
                 + ", @@group_concat_max_len FROM `t_order_0` GROUP BY status", distinct.first().sql(),
                 "DISTINCT tells tuples apart by their weights: no count");
+    }
+
+    @Test
+    void aStarWhoseColumnsTheMergeNeedsIsPlannedOverTheColumnsTheHostRead() {
+        RuleChain chain = ShardingFixture.chain(RULES);
+        ShardingRule rule = chain.routingRules().stream().filter(ShardingRule.class::isInstance)
+                .map(ShardingRule.class::cast).findFirst().orElseThrow();
+        assertEquals(1235, assertThrows(RouteException.class,
+                () -> ShardingFixture.route(chain, "SELECT DISTINCT * FROM t_order")).errorCode(),
+                "the columns are not known yet: refused as before");
+
+        rule.columns().found("t_order", List.of("order_id", "user_id", "status"));
+        RouteResult distinct = ShardingFixture.route(chain, "SELECT DISTINCT * FROM t_order");
+        assertTrue(distinct.first().sql().startsWith("SELECT DISTINCT *, WEIGHT_STRING("), distinct.first().sql());
+        assertTrue(distinct.first().sql().endsWith("FROM `t_order_0` ORDER BY 1, 2, 3"), distinct.first().sql());
+        assertEquals("ordered merge by #1, #2, #3; DISTINCT", distinct.query().merge().describe());
+        assertEquals(List.of("order_id", "user_id", "status"), distinct.query().star().expected(),
+                "the merge checks that the shards' * has these columns");
+
+        RouteResult position = ShardingFixture.route(chain, "SELECT o.*, 1 AS one FROM t_order o ORDER BY 3 DESC");
+        assertTrue(position.first().sql().contains("ORDER BY 3 DESC"), position.first().sql());
+        assertEquals(Arrays.asList("order_id", "user_id", "status", null), position.query().star().expected());
+
+        rule.columns().changed("t_order"); // e.g. DDL through Strata: read again, unknown until then
+        assertThrows(RouteException.class, () -> ShardingFixture.route(chain, "SELECT DISTINCT * FROM t_order"));
+        assertNull(rule.columns().of("t_order"));
+        rule.columns().found("t_order", List.of("order_id", "user_id", "status"));
+        ShardingFixture.route(chain, "ALTER TABLE t_order ADD COLUMN note VARCHAR(10)");
+        assertNull(rule.columns().of("t_order"), "DDL through Strata has them read again");
     }
 
     @Test
