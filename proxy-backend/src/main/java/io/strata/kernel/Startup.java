@@ -6,6 +6,7 @@ import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.StrataConfig;
 import io.strata.config.UserConfig;
+import io.strata.rule.DataSourceNames;
 import io.strata.rule.RoutingRule;
 import io.strata.rule.RuleChain;
 import io.strata.rule.broadcast.BroadcastRule;
@@ -98,7 +99,8 @@ public final class Startup {
                     try {
                         Thread.sleep(delayMillis);
                         var node = sharding.tables().find(table).map(t -> t.nodes().get(0)).orElse(null);
-                        DataSourceConfig dataSource = node == null ? null : config.dataSources().get(node.dataSource());
+                        DataSourceConfig dataSource = node == null ? null : config.dataSources().get(
+                                DataSourceNames.of(config).writeOf().getOrDefault(node.dataSource(), ""));
                         if (dataSource != null) {
                             sharding.columns().found(table, TableCheck.columns(dataSource, node.table(),
                                     PROBE_SECONDS));
@@ -114,9 +116,17 @@ public final class Startup {
         sharding.tables().tables().forEach(t -> read.accept(t.logicalName(), 0L));
     }
 
+    /**
+     * Each name routes use is scanned once: a plain data source, or a read/write group through its write data
+     * source (its replicas hold the same tables), whose tables are then placed on the group.
+     */
     private static void find(String database, DatabaseConfig config, SingleRule single, Set<String> claimed) {
-        for (String name : single.dataSourcesToScan(config.dataSources().keySet())) {
-            DataSourceConfig dataSource = config.dataSources().get(name);
+        DataSourceNames names = DataSourceNames.of(config);
+        for (String name : single.dataSourcesToScan(names.logical())) {
+            DataSourceConfig dataSource = config.dataSources().get(names.writeOf().get(name));
+            if (dataSource == null) {
+                continue;
+            }
             try {
                 single.found(name, TableCheck.tables(dataSource, PROBE_SECONDS), claimed);
             } catch (SQLException e) {

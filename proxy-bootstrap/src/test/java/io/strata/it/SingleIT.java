@@ -1,9 +1,12 @@
 package io.strata.it;
 
+import io.strata.bootstrap.sandbox.ReplicatedMariaDb;
+
 import io.strata.bootstrap.Strata;
 import io.strata.config.ConfigException;
 import io.strata.config.DataSourceConfig;
 import io.strata.config.DatabaseConfig;
+import io.strata.config.RuleConfig;
 import io.strata.config.ServerConfig;
 import io.strata.config.StrataConfig;
 import io.strata.it.StrataFixture.Driver;
@@ -118,6 +121,97 @@ class SingleIT {
             Backend.server().execute("single_0", "strata", "strata", "DROP TABLE t_twice");
             Backend.server().execute("single_1", "strata", "strata", "DROP TABLE t_twice");
         }
+    }
+
+    /** A table renamed through Strata is found under its new name at once, where it lives. */
+    @Test
+    void aTableRenamedThroughStrataIsFoundUnderItsNewName() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("RENAME TABLE t_log TO t_journal");
+            try {
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM t_journal")) {
+                    assertTrue(rs.next());
+                    assertEquals(3, rs.getInt(1));
+                }
+                assertEquals(3, count("single_2", "t_journal"), "renamed on ds_2, where it lives");
+            } finally {
+                st.execute("ALTER TABLE t_journal RENAME TO t_log");
+            }
+            assertEquals(3, count("single_2", "t_log"));
+        }
+    }
+
+    /**
+     * A SINGLE pattern may name a read/write group, as ShardingSphere's logical data sources: the group is scanned
+     * once, through its write data source (its replica holds the same tables, which are no conflict), and its tables
+     * are placed on the group, so writes go to the primary and reads to the replica.
+     */
+    @Test
+    void aPatternNamingAReadWriteGroupPlacesItsTablesOnTheGroup() throws Exception {
+        try (ReplicatedMariaDb group = ReplicatedMariaDb.start(0, 0, 1, "single_rw", "strata", "strata")) {
+            group.primary().createDatabase("single_rw", "checker", "checker");
+            group.primary().execute("single_rw", "strata", "strata", "CREATE TABLE t_account (id INT PRIMARY KEY)");
+            group.awaitReplicas("checker", "checker", 30_000);
+            Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+            dataSources.put("ds_0", DataSourceConfig.of("ds_0", Backend.server().jdbcUrl("single_0"), "strata",
+                    "strata", Map.of("maximumPoolSize", 4)));
+            dataSources.put("rw_primary", DataSourceConfig.of("rw_primary", group.primary().jdbcUrl("single_rw"),
+                    "strata", "strata", Map.of("maximumPoolSize", 4)));
+            dataSources.put("rw_replica", DataSourceConfig.of("rw_replica",
+                    group.replicas().get(0).jdbcUrl("single_rw"), "strata", "strata", Map.of("maximumPoolSize", 4)));
+            List<RuleConfig> rules = new java.util.ArrayList<>(List.of(new RuleConfig("READWRITE_SPLITTING",
+                    Map.of("groups", List.of(Map.of("name", "rw", "writeDataSource", "rw_primary",
+                            "readDataSources", List.of("rw_replica"), "readYourWrites", false))))));
+            rules.addAll(StrataFixture.rules("""
+                    - type: SINGLE
+                      tables: [ "rw.*", "ds_0.*" ]
+                    """));
+            StrataConfig defaults = StrataFixture.config(ServerConfig.NATIVE_PASSWORD, Backend.server(), Map.of(),
+                    "strata");
+            try (Strata withGroup = Strata.builder().config(new StrataConfig(defaults.server(),
+                    Map.of("grouped", new DatabaseConfig("grouped", dataSources, rules)))).start();
+                 Connection c = StrataFixture.connect(withGroup.port(), "grouped", Driver.MARIADB, false);
+                 Statement st = c.createStatement()) {
+                assertEquals(1, st.executeUpdate("INSERT INTO t_account VALUES (1)"));
+                group.awaitReplicas("checker", "checker", 30_000);
+                BroadcastIT.awaitInRotation(withGroup.port(), "grouped", 2);
+                try (ResultSet rs = st.executeQuery("SELECT @@port, COUNT(*) FROM t_account")) {
+                    assertTrue(rs.next());
+                    assertEquals(group.replicas().get(0).port(), rs.getInt(1), "a read of the group: its replica");
+                    assertEquals(1, rs.getInt(2));
+                }
+                assertEquals(1, st.executeUpdate("INSERT INTO t_merchant VALUES (11)"), "ds_0's table, still");
+            } finally {
+                Backend.server().execute("single_0", "strata", "strata", "DELETE FROM t_merchant WHERE id = 11");
+            }
+            try (Connection primary = group.primary().connect("single_rw", "strata", "strata");
+                 Statement st = primary.createStatement(); ResultSet rs = st.executeQuery(
+                         "SELECT COUNT(*) FROM t_account")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1), "the write went to the group's primary");
+            }
+        }
+    }
+
+    @Test
+    void aPatternNamingAGroupsMemberIsRefusedNamingTheGroup() {
+        Map<String, DataSourceConfig> dataSources = new LinkedHashMap<>();
+        for (String name : List.of("rw_primary", "rw_replica")) {
+            dataSources.put(name, DataSourceConfig.of(name, Backend.server().jdbcUrl("single_0"), "strata", "strata",
+                    Map.of()));
+        }
+        List<RuleConfig> rules = new java.util.ArrayList<>(List.of(new RuleConfig("READWRITE_SPLITTING",
+                Map.of("groups", List.of(Map.of("name", "rw", "writeDataSource", "rw_primary",
+                        "readDataSources", List.of("rw_replica")))))));
+        rules.addAll(StrataFixture.rules("""
+                - type: SINGLE
+                  tables: [ "rw_primary.*" ]
+                """));
+        StrataConfig defaults = StrataFixture.config(ServerConfig.NATIVE_PASSWORD, Backend.server(), Map.of(),
+                "strata");
+        Exception e = assertThrows(Exception.class, () -> Strata.builder().config(new StrataConfig(defaults.server(),
+                Map.of("grouped", new DatabaseConfig("grouped", dataSources, rules)))).start().close());
+        assertTrue(e.getMessage().contains("the read/write group's name rw"), e.getMessage());
     }
 
     private static int count(String schema, String table) throws SQLException {

@@ -19,10 +19,13 @@ import java.util.TreeSet;
  *
  * @param groupOf each usable name and member, mapped to the name routes use (a group's, or its own)
  * @param logical the names routes use, in the order of the data sources (a group where its first member is)
+ * @param writeOf each name routes use, mapped to the data source its writes go to (a group's write data source)
  */
-public record DataSourceNames(Map<String, String> groupOf, List<String> logical) {
+public record DataSourceNames(Map<String, String> groupOf, List<String> logical, Map<String, String> writeOf) {
 
     public static DataSourceNames of(DatabaseConfig database) {
+        Map<String, String> writeOf = new HashMap<>();
+        database.dataSources().keySet().forEach(name -> writeOf.put(name, name));
         Map<String, String> groupOf = new HashMap<>();
         database.dataSources().keySet().forEach(name -> groupOf.put(name, name));
         for (RuleConfig other : database.rules()) {
@@ -31,13 +34,16 @@ public record DataSourceNames(Map<String, String> groupOf, List<String> logical)
                     if (group instanceof Map<?, ?> map && map.get("name") instanceof String name) {
                         groupOf.put(name, name);
                         members(map).forEach(member -> groupOf.put(member, name));
+                        if (map.get("writeDataSource") instanceof String write) {
+                            writeOf.put(name, write);
+                        }
                     }
                 }
             }
         }
         Set<String> logical = new LinkedHashSet<>();
         database.dataSources().keySet().forEach(name -> logical.add(groupOf.get(name)));
-        return new DataSourceNames(Map.copyOf(groupOf), List.copyOf(logical));
+        return new DataSourceNames(Map.copyOf(groupOf), List.copyOf(logical), Map.copyOf(writeOf));
     }
 
     private static List<String> members(Map<?, ?> group) {

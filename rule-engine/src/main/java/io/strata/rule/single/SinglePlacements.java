@@ -46,6 +46,15 @@ final class SinglePlacements {
         }
     }
 
+    /** {@code table} (any case) is renamed {@code to}, on its data source; a table no longer there is forgotten. */
+    synchronized void move(String table, String to) {
+        String dataSource = dataSourceOf.remove(table.toLowerCase(Locale.ROOT));
+        if (dataSource != null && to != null) {
+            dataSourceOf.put(to.toLowerCase(Locale.ROOT), dataSource);
+        }
+        names = new NameSet(new ArrayList<>(dataSourceOf.keySet()));
+    }
+
     /** The tables found on several data sources, with those data sources. */
     synchronized Map<String, Set<String>> conflicts() {
         return Map.copyOf(conflicts);

@@ -114,6 +114,9 @@ public final class SingleRule implements RoutingRule, TablePlacements.Source {
             throw refused("Strata cannot read this statement, which may name a single table, to route it: "
                     + parsed.unparsedReason());
         }
+        if (parsed.type() == StatementType.RENAME_TABLE || renamesTable(parsed)) {
+            return renamed(parsed, routed);
+        }
         Set<String> dataSources = new LinkedHashSet<>();
         List<String> named = new ArrayList<>();
         List<String> unplaced = new ArrayList<>();
@@ -147,7 +150,43 @@ public final class SingleRule implements RoutingRule, TablePlacements.Source {
                     + ": list it in the SINGLE rule's tables (\"" + dataSource + ".<table>\" or \"*.*\") so that "
                     + "Strata knows where it lives");
         }
+        if (parsed.type() == StatementType.DROP_TABLE) {
+            parsed.tables().forEach(t -> placements.move(t.name(), null)); // a new one goes where new tables go
+        }
         return on(routed, dataSource, "single: " + named.get(0));
+    }
+
+    /**
+     * RENAME TABLE (old TO new, ...) or ALTER TABLE ... RENAME TO of single tables: run where they live, and found
+     * under their new names there from now on. Tables of two data sources in one RENAME are refused.
+     */
+    private RouteResult renamed(ParsedStatement parsed, RouteResult routed) {
+        List<TableName> tables = parsed.tables();
+        Set<String> dataSources = new LinkedHashSet<>();
+        for (int i = 0; i + 1 < tables.size(); i += 2) {
+            String dataSource = placements.dataSourceOf(tables.get(i).name());
+            if (dataSource != null) {
+                dataSources.add(dataSource);
+            }
+        }
+        if (dataSources.isEmpty()) {
+            return routed;
+        }
+        if (dataSources.size() > 1 || !routed.isSingle()) {
+            throw refused("a RENAME of tables that live on different data sources (" + dataSources + "): one "
+                    + "data source at a time");
+        }
+        for (int i = 0; i + 1 < tables.size(); i += 2) {
+            placements.move(tables.get(i).name(), tables.get(i + 1).name());
+        }
+        String dataSource = dataSources.iterator().next();
+        return on(routed, dataSource, "single: renamed on " + dataSource);
+    }
+
+    private static boolean renamesTable(ParsedStatement parsed) {
+        return parsed.ast() instanceof net.sf.jsqlparser.statement.alter.Alter alter
+                && alter.getAlterExpressions() != null && alter.getAlterExpressions().stream().anyMatch(e ->
+                e.getOperation() == net.sf.jsqlparser.statement.alter.AlterOperation.RENAME_TABLE);
     }
 
     /** A new table: created on {@code defaultDataSource}, where it is found from now on. */

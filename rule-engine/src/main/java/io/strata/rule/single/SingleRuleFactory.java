@@ -3,6 +3,7 @@ package io.strata.rule.single;
 import io.strata.config.DatabaseConfig;
 import io.strata.config.RuleConfig;
 import io.strata.config.YamlMap;
+import io.strata.rule.DataSourceNames;
 import io.strata.rule.Rule;
 import io.strata.rule.RuleFactory;
 import io.strata.rule.health.HealthRegistry;
@@ -49,10 +50,8 @@ public final class SingleRuleFactory implements RuleFactory {
         return new SingleRule.Pattern(dataSource, parts[1].equals("*") ? null : parts[1].toLowerCase(Locale.ROOT));
     }
 
+    /** A data source or read/write group of the database (a group's member is refused, naming its group). */
     private static String dataSource(YamlMap rule, DatabaseConfig database, String key, String name) {
-        if (!database.dataSources().containsKey(name)) {
-            throw rule.error(key, "a data source of this database " + database.dataSources().keySet(), name);
-        }
-        return name;
+        return DataSourceNames.of(database).check(rule, key, name, name);
     }
 }

@@ -92,6 +92,24 @@ class SingleRuleTest {
     }
 
     @Test
+    void aRenamedTableIsFoundUnderItsNewNameAndADroppedOneIsForgotten() {
+        RuleChain chain = started();
+        assertEquals("[ds_1]", where(chain, "RENAME TABLE t_user TO t_person"), "renamed where it lives");
+        assertEquals("[ds_1]", where(chain, "SELECT * FROM t_person"));
+        assertEquals("[ds_1]", where(chain, "ALTER TABLE t_person RENAME TO t_people"));
+        assertEquals("[ds_1]", where(chain, "SELECT * FROM T_PEOPLE"));
+        assertEquals("[ds_2]", where(chain, "RENAME TABLE t_log TO t_log_old, t_new_log TO t_log"),
+                "a swap on one data source");
+        assertEquals("[ds_2]", where(chain, "SELECT * FROM t_log_old"));
+        RouteException across = assertThrows(RouteException.class,
+                () -> where(chain, "RENAME TABLE t_people TO t_a, t_log_old TO t_b"));
+        assertTrue(across.getMessage().contains("different data sources"), across.getMessage());
+
+        assertEquals("[ds_1]", where(chain, "DROP TABLE t_address"));
+        assertEquals("[ds_2]", where(chain, "CREATE TABLE t_address (id INT)"), "created again, on the default");
+    }
+
+    @Test
     void singleTablesOfTwoDataSourcesAreRefused() {
         RouteException refused = assertThrows(RouteException.class, () -> where(started(),
                 "SELECT * FROM t_user u JOIN t_log l ON l.user_id = u.id"));
@@ -167,8 +185,8 @@ class SingleRuleTest {
 
     @Test
     void mistakesStopTheStartNamingTheKey() {
-        assertEquals("config-shop.yaml: rules[0].tables[0]: expected a data source of this database [ds_0, ds_1, "
-                + "ds_2], got 'ds_9'", assertThrows(ConfigException.class, () -> chain("""
+        assertEquals("config-shop.yaml: rules[0].tables[0]: expected data sources or read/write groups of the file "
+                + "(one of [ds_0, ds_1, ds_2]); ds_9 is none, got 'ds_9'", assertThrows(ConfigException.class, () -> chain("""
                 - type: SINGLE
                   tables: [ "ds_9.*" ]
                 """)).getMessage());
