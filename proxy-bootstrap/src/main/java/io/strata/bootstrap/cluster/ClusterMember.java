@@ -72,6 +72,8 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
     private volatile Kernel kernel;
     private volatile String id;
     private volatile int running;
+    /** The newest version being applied here (guarded by {@code versions}); {@link #running} when none is. */
+    private int applying;
     private volatile String state = "ONLINE";
     private volatile List<String> localDifferences = List.of();
     private final WorkerIdLease lease;
@@ -215,9 +217,10 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
             return;
         }
         synchronized (versions) {
-            if (bundle.version() <= running) {
-                return;
+            if (bundle.version() <= Math.max(running, applying)) {
+                return; // running, or on its way (a watch and the publisher may both ask)
             }
+            applying = bundle.version();
         }
         StrataConfig shared;
         try {
@@ -229,9 +232,13 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
         }
         reloader.applyShared(shared, bundle.version(), source(), "cluster version " + bundle.version()
                 + " published by " + bundle.publishedBy()).whenComplete((version, error) -> {
+                    synchronized (versions) {
+                        applying = running; // a refused version may be asked again
+                    }
                     if (error == null) {
                         synchronized (versions) {
                             running = Math.max(running, bundle.version());
+                            applying = running;
                         }
                         compareWithLocalFiles();
                         followSwitches(); // a data source the new version added may be disabled already
@@ -268,6 +275,7 @@ public final class ClusterMember implements Cluster, Reloader, AutoCloseable {
                     + "); check it with SHOW STRATA CONFIG and publish again");
         }
         LOG.info("cluster {}: {} published configuration version {}", mode.describe(), trigger, next.version());
+        configChanged(); // this member runs what it published without waiting for its own watch
         awaitMembers(next.version());
         Version current = reloader.current();
         if (current.number() < next.version() && current.lastRefused() != null) {

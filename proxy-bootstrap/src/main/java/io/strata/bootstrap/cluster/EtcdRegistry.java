@@ -50,6 +50,8 @@ final class EtcdRegistry implements Registry {
     private final Map<String, byte[]> announced = new ConcurrentHashMap<>();
     private final List<Consumer<Boolean>> listeners = new CopyOnWriteArrayList<>();
     private final List<Watch.Watcher> watchers = new CopyOnWriteArrayList<>();
+    /** What is watched, so that the watches can be made again when etcd is back. */
+    private final Map<String, List<Runnable>> watched = new ConcurrentHashMap<>();
     private final ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("strata-etcd-lease").factory());
     /** Runs watch callbacks: never on jetcd's (Vert.x) event loop, where a callback's own registry call would wait for ever. */
@@ -114,6 +116,7 @@ final class EtcdRegistry implements Registry {
             if (lost) {
                 lost = false;
                 announced.forEach(this::putWithLease);
+                watchAgain();
                 listeners.forEach(listener -> listener.accept(true));
             }
         } catch (Exception e) {
@@ -203,9 +206,25 @@ final class EtcdRegistry implements Registry {
 
     @Override
     public void watch(String path, Runnable onChange) {
+        watched.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(onChange);
+        startWatching(path, onChange);
+    }
+
+    private void startWatching(String path, Runnable onChange) {
         watchers.add(client.getWatchClient().watch(key(path), WatchOption.builder().isPrefix(true).build(),
                 Watch.listener(response -> events.execute(onChange), error -> LOG.debug("etcd watch of {}: {}", path,
                         error.getMessage()))));
+    }
+
+    /**
+     * etcd is back: every watch is made anew. A watch's stream may have ended while etcd was gone, and a change
+     * published just after its return would then reach no member; the listeners read what changed meanwhile.
+     */
+    private void watchAgain() {
+        List<Watch.Watcher> old = List.copyOf(watchers);
+        watchers.removeAll(old);
+        old.forEach(Watch.Watcher::close);
+        watched.forEach((path, callbacks) -> callbacks.forEach(callback -> startWatching(path, callback)));
     }
 
     @Override
