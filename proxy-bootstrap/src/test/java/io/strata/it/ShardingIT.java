@@ -363,6 +363,38 @@ class ShardingIT {
         }
     }
 
+    /** An INSERT that names no columns (mysqldump's form) goes by the table's columns as Strata read them. */
+    @ParameterizedTest(name = "{0}, binary protocol {1}")
+    @MethodSource("io.strata.it.StrataFixture#clients")
+    void anInsertWithoutAColumnListGoesWhereItsShardingValuesSay(Driver driver, boolean binary) throws SQLException {
+        int base = 7000 + 10 * (driver.ordinal() * 2 + (binary ? 1 : 0));
+        try (Connection c = connect(driver, binary); Statement st = c.createStatement();
+             PreparedStatement insert = c.prepareStatement("INSERT INTO t_order VALUES (?, ?, 'nc', 1.50, 'n', "
+                     + "'2026-01-01'), (?, ?, 'nc', 2.50, 'n', '2026-01-02')")) {
+            try {
+                insert.setInt(1, base);
+                insert.setInt(2, 3);
+                insert.setInt(3, base + 1);
+                insert.setInt(4, 4);
+                assertEquals(2, insert.executeUpdate());
+                assertEquals(1, st.executeUpdate("INSERT INTO t_order VALUES (" + (base + 2) + ", 5, 'nc', NULL, "
+                        + "NULL, NULL)"));
+                // user 3 and 5 on ds_1 (server B), user 4 on ds_0 (server A); the table by order_id % 2
+                assertEquals(List.of(List.of(String.valueOf(base))), read(serverB, SCHEMA_B,
+                        "SELECT order_id FROM t_order_" + base % 2 + " WHERE status = 'nc' AND user_id = 3"));
+                assertEquals(List.of(List.of(String.valueOf(base + 1), "2.50")), read(serverA, SCHEMA_A,
+                        "SELECT order_id, amount FROM t_order_" + (base + 1) % 2 + " WHERE status = 'nc'"));
+                assertEquals(List.of(List.of(String.valueOf(base + 2))), read(serverB, SCHEMA_B,
+                        "SELECT order_id FROM t_order_" + base % 2 + " WHERE status = 'nc' AND user_id = 5"));
+                SQLException wrongWidth = assertThrows(SQLException.class,
+                        () -> st.executeUpdate("INSERT INTO t_order VALUES (1, 2)"));
+                assertEquals(1235, wrongWidth.getErrorCode(), wrongWidth.getMessage());
+            } finally {
+                st.executeUpdate("DELETE FROM t_order WHERE status = 'nc'");
+            }
+        }
+    }
+
     /**
      * A table changed behind Strata's back (DDL straight on the backends): a * planned over the columns Strata read
      * is refused, not merged by the wrong columns; Strata reads them again and the next statement has the new one.

@@ -32,7 +32,8 @@ import java.util.function.BiFunction;
  * Splits an INSERT or REPLACE into a sharded table by node: each row goes to the one node its sharding values
  * name, a key the rule generates (keyGenerateStrategy) is added to every row that lacks it, and each node gets one
  * statement with its rows. A row whose sharding value is NULL, an expression, or missing is refused, as is an
- * INSERT ... SELECT or one without a column list: Strata would have to guess where its rows belong.
+ * INSERT ... SELECT: Strata would have to guess where its rows belong. One without a column list is read by the
+ * table's columns as Strata read them.
  */
 final class InsertSplitter {
 
@@ -42,7 +43,7 @@ final class InsertSplitter {
     static RouteResult split(ShardingRule rule, SqlParser parser, ShardingRule.Statements statement,
                              List<ShardedTable> sharded) {
         ShardedTable table = table(sharded);
-        StatementValues.Rows rows = rows(statement.parsed, statement.params, table);
+        StatementValues.Rows rows = rows(rule, statement.parsed, statement.params, table);
         var generation = table.keyGeneration().filter(k -> rows.column(k.column()).isEmpty());
         Map<String, List<Value>> byColumn = new HashMap<>();
         Split split = split(rule, table, statement.hints(table), rows.rows().size(), generation, (row, column) -> {
@@ -63,7 +64,8 @@ final class InsertSplitter {
             return split.route((kept, renames) -> bulk.withRows(kept, keyColumn, split.generated(),
                     part -> rule.rename(part, renames)));
         }
-        return split.route((kept, renames) -> rule.rename(rowsOf(parser, inlined, kept, keyColumn,
+        int width = rows.columns().size();
+        return split.route((kept, renames) -> rule.rename(rowsOf(parser, inlined, kept, width, keyColumn,
                 split.generated()), renames));
     }
 
@@ -74,7 +76,7 @@ final class InsertSplitter {
     static RouteResult splitBulk(ShardingRule rule, ShardingRule.Statements statement, List<ShardedTable> sharded,
                                  BulkInsert bulk) {
         ShardedTable table = table(sharded);
-        List<String> columns = rows(statement.parsed, List.of(), table).columns();
+        List<String> columns = rows(rule, statement.parsed, List.of(), table).columns();
         for (int row = 0; row < bulk.rows(); row++) {
             if (bulk.width(row) != columns.size()) {
                 throw ShardingRule.refused("row " + (row + 1) + " of this INSERT has " + bulk.width(row)
@@ -102,11 +104,18 @@ final class InsertSplitter {
         return sharded.get(0);
     }
 
-    private static StatementValues.Rows rows(ParsedStatement parsed, List<Object> params, ShardedTable table) {
-        StatementValues.Rows rows = StatementValues.insertRows(parsed, params);
+    /**
+     * The rows and their columns. An INSERT that names no columns (mysqldump's) is read by the table's columns as
+     * Strata read them ({@link LogicalColumns}), each row one value per column; until they are read it is refused.
+     */
+    private static StatementValues.Rows rows(ShardingRule rule, ParsedStatement parsed, List<Object> params,
+                                             ShardedTable table) {
+        StatementValues.Rows rows = StatementValues.insertRows(parsed, params,
+                rule.columns().of(table.logicalName()));
         if (rows == null) {
             throw ShardingRule.refused("an INSERT into sharded table " + table.logicalName() + " without a column "
-                    + "list, or with SELECT: name the columns and give VALUES");
+                    + "list whose rows are not one value for each of its columns as Strata read them "
+                    + rule.columns().of(table.logicalName()) + ", or with SELECT: name the columns and give VALUES");
         }
         refuseChangedShardingColumn(parsed, table);
         return rows;
@@ -209,8 +218,11 @@ final class InsertSplitter {
         }
     }
 
-    /** The statement with only the given rows, and the generated key added to each when there is one. */
-    private static String rowsOf(SqlParser parser, String sql, List<Integer> rows, String keyColumn,
+    /**
+     * The statement with only the given rows ({@code width} values each), and the generated key added to each when
+     * there is one.
+     */
+    private static String rowsOf(SqlParser parser, String sql, List<Integer> rows, int width, String keyColumn,
                                  List<Object> generated) {
         Statement statement = parser.parseUncached(sql).ast();
         List<UpdateSet> sets = statement instanceof Insert insert ? insert.getSetUpdateSets() : null;
@@ -224,7 +236,7 @@ final class InsertSplitter {
                 : ((Upsert) statement).getValues();
         ExpressionList<Column> columns = statement instanceof Insert insert ? insert.getColumns()
                 : ((Upsert) statement).getColumns();
-        List<List<Expression>> all = rows(values.getExpressions(), columns.size());
+        List<List<Expression>> all = rows(values.getExpressions(), width);
         ExpressionList<Expression> kept = new ExpressionList<>();
         for (int row : rows) {
             List<Expression> cells = new ArrayList<>(all.get(row));

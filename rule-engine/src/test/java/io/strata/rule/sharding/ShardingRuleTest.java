@@ -222,6 +222,25 @@ class ShardingRuleTest {
     }
 
     @Test
+    void anInsertWithoutAColumnListIsReadByTheColumnsTheHostRead() {
+        RuleChain chain = ShardingFixture.chain(RULES);
+        ShardingRule rule = chain.routingRules().stream().filter(ShardingRule.class::isInstance)
+                .map(ShardingRule.class::cast).findFirst().orElseThrow();
+        String insert = "INSERT INTO t_order VALUES (10, 3, 'new'), (11, 2, 'paid')";
+        RouteException unknown = assertThrows(RouteException.class, () -> ShardingFixture.route(chain, insert));
+        assertTrue(unknown.getMessage().contains("without a column list"), unknown.getMessage());
+
+        rule.columns().found("t_order", List.of("order_id", "user_id", "status"));
+        assertEquals(List.of("ds_1: INSERT INTO `t_order_0` VALUES (10, 3, 'new')",
+                "ds_0: INSERT INTO `t_order_1` VALUES (11, 2, 'paid')"), units(ShardingFixture.route(chain, insert)),
+                "user_id is the second column: each row on its node, as the client wrote it");
+        assertEquals(List.of("ds_1: INSERT INTO `t_order_1` VALUES (?, ?, ?) [5, 1, x]"),
+                units(ShardingFixture.route(chain, "INSERT INTO t_order VALUES (?, ?, ?)", 5, 1, "x")));
+        assertThrows(RouteException.class, () -> ShardingFixture.route(chain, "INSERT INTO t_order VALUES (1, 2)"),
+                "not one value per column: refused rather than guessed");
+    }
+
+    @Test
     void aKeyAnAnswerShowedIsNoStringIsPlannedWithoutItsWeightFromThenOn() {
         String sql = "SELECT order_id, amount, note FROM t_order WHERE user_id IN (?, ?) ORDER BY amount DESC, note";
         String weight = "WEIGHT_STRING(IF(CONCAT(note, ' ') = CONCAT(note), CONCAT(RTRIM(note), ' '), note))";

@@ -82,15 +82,26 @@ public final class StatementValues {
      * is which column).
      */
     public static Rows insertRows(ParsedStatement parsed, List<Object> params) {
+        return insertRows(parsed, params, null);
+    }
+
+    /**
+     * As {@link #insertRows(ParsedStatement, List)}, reading an INSERT or REPLACE that names no columns by {@code
+     * tableColumns} (the table's columns in order, where known): every row must then have a value for each.
+     */
+    public static Rows insertRows(ParsedStatement parsed, List<Object> params, List<String> tableColumns) {
         return switch (parsed.ast()) {
-            case Insert insert -> rows(insert.getColumns(), insert.getSelect(), insert.getSetUpdateSets(), params);
+            case Insert insert -> rows(insert.getColumns(), insert.getSelect(), insert.getSetUpdateSets(), params,
+                    tableColumns);
             // the library's Upsert is MySQL's REPLACE
-            case Upsert replace -> rows(replace.getColumns(), replace.getSelect(), replace.getUpdateSets(), params);
+            case Upsert replace -> rows(replace.getColumns(), replace.getSelect(), replace.getUpdateSets(), params,
+                    tableColumns);
             case null, default -> null;
         };
     }
 
-    private static Rows rows(ExpressionList<Column> named, Select select, List<UpdateSet> sets, List<Object> params) {
+    private static Rows rows(ExpressionList<Column> named, Select select, List<UpdateSet> sets, List<Object> params,
+                             List<String> tableColumns) {
         if (sets != null && !sets.isEmpty()) {
             List<String> columns = new ArrayList<>();
             List<Value> row = new ArrayList<>();
@@ -102,11 +113,15 @@ public final class StatementValues {
             }
             return new Rows(columns, List.of(row));
         }
-        if (named == null || !(select instanceof Values values)) {
+        if (!(select instanceof Values values) || named == null && tableColumns == null) {
             return null;
         }
-        List<String> columns = named.stream().map(StatementValues::name).toList();
-        return new Rows(columns, rows(values.getExpressions(), columns.size(), params));
+        List<String> columns = named != null ? named.stream().map(StatementValues::name).toList() : tableColumns;
+        List<List<Value>> rows = rows(values.getExpressions(), columns.size(), params);
+        if (named == null && rows.stream().anyMatch(row -> row.size() != columns.size())) {
+            return null; // not one value per column: the server's own error, not a guess
+        }
+        return new Rows(columns, rows);
     }
 
     /**
