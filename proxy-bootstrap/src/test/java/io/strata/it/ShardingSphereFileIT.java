@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * A ShardingSphere 5.5 database file as its users write it, ten data sources (schemas ss_0..ss_9 of one server), a
  * sharded pair bound in a named group, a broadcast table, single tables found with {@code *.*}, auditors, a key
- * generator and the route cache, changed only in its rules' tags ({@code - !SHARDING} to {@code - type: SHARDING})
- * and its data sources' form: Strata starts on it from a conf folder, and its statements answer as one plain database
- * holding the same rows.
+ * generator and the route cache, its data sources in ShardingSphere-Proxy's and ShardingSphere-JDBC's forms, changed
+ * only in its rules' tags ({@code - !SHARDING} to {@code - type: SHARDING}): Strata starts on it from a conf folder,
+ * and its statements answer as one plain database holding the same rows.
  */
 class ShardingSphereFileIT {
 
@@ -91,8 +91,15 @@ class ShardingSphereFileIT {
             Backend.server().execute("ss_" + i, "strata", "strata", "DROP TABLE IF EXISTS t_order",
                     "DROP TABLE IF EXISTS t_order_item", "DROP TABLE IF EXISTS t_dict",
                     "DROP TABLE IF EXISTS t_merchant");
-            dataSources.append("  ds_").append(i).append(": { url: \"").append(Backend.server().jdbcUrl("ss_" + i))
-                    .append("\", username: strata, password: strata, maximumPoolSize: 4 }\n");
+            // as ShardingSphere-Proxy's files write them, and ShardingSphere-JDBC's for the odd ones
+            dataSources.append("  ds_").append(i).append(":\n").append(i % 2 == 0
+                    ? "    url: \"" + Backend.server().jdbcUrl("ss_" + i) + "\"\n"
+                    + "    connectionTimeoutMilliseconds: 30000\n    idleTimeoutMilliseconds: 60000\n"
+                    + "    maxLifetimeMilliseconds: 1800000\n    minPoolSize: 1\n"
+                    : "    dataSourceClassName: com.zaxxer.hikari.HikariDataSource\n"
+                    + "    driverClassName: com.mysql.cj.jdbc.Driver\n"
+                    + "    jdbcUrl: \"" + Backend.server().jdbcUrl("ss_" + i) + "\"\n")
+                    .append("    username: strata\n    password: strata\n    maxPoolSize: 4\n");
         }
         Backend.server().createDatabase("ss_plain", "strata", "strata");
         Backend.server().execute("ss_plain", "strata", "strata", "DROP TABLE IF EXISTS t_order",

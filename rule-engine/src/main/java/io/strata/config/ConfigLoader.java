@@ -266,7 +266,8 @@ public final class ConfigLoader {
         return dataSources;
     }
 
-    private static DataSourceConfig dataSource(String name, YamlMap entry) {
+    private static DataSourceConfig dataSource(String name, YamlMap written) {
+        YamlMap entry = ShardingSphereDataSource.read(written);
         JdbcUrl url = jdbcUrl(entry);
         String username = entry.string("username");
         String password = entry.secret("password");

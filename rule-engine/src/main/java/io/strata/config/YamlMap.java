@@ -188,6 +188,11 @@ public final class YamlMap {
         return maps;
     }
 
+    /** A mapping at the same place of the same file holding {@code values} instead. */
+    public YamlMap with(Map<String, Object> values) {
+        return new YamlMap(file, path, values);
+    }
+
     /** Every present value except the given keys, in file order. */
     public Map<String, Object> without(Set<String> excluded) {
         Map<String, Object> rest = new LinkedHashMap<>();

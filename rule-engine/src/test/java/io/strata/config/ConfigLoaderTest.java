@@ -43,6 +43,51 @@ class ConfigLoaderTest {
                 config.databases());
     }
 
+    /** A ShardingSphere file's data sources as it writes them, JDBC's form and the proxy's, read as Strata's. */
+    @Test
+    void readsShardingSpheresDataSourceKeysAsWritten() {
+        write(conf, "server.yaml", SERVER_YAML);
+        write(conf, "config-shop.yaml", """
+                databaseName: shop
+                dataSources:
+                  ds_0:
+                    dataSourceClassName: com.zaxxer.hikari.HikariDataSource
+                    driverClassName: com.mysql.cj.jdbc.Driver
+                    jdbcUrl: jdbc:mysql://127.0.0.1:3306/demo_ds_0
+                    username: root
+                    password: secret
+                    maxPoolSize: 50
+                  ds_1:
+                    url: jdbc:mysql://127.0.0.1:3306/demo_ds_1
+                    username: root
+                    password: secret
+                    connectionTimeoutMilliseconds: 30000
+                    idleTimeoutMilliseconds: 60000
+                    maxLifetimeMilliseconds: 1800000
+                    maxPoolSize: 20
+                    minPoolSize: 1
+                rules: []
+                """);
+
+        Map<String, DataSourceConfig> dataSources = ConfigLoader.load(conf).databases().get("shop").dataSources();
+
+        assertEquals(DataSourceConfig.of("ds_0", "jdbc:mysql://127.0.0.1:3306/demo_ds_0", "root", "secret",
+                Map.of("maximumPoolSize", 50)).inDatabase("shop"), dataSources.get("ds_0"));
+        assertEquals(DataSourceConfig.of("ds_1", "jdbc:mysql://127.0.0.1:3306/demo_ds_1", "root", "secret",
+                Map.of("connectionTimeout", 30000, "idleTimeout", 60000, "maxLifetime", 1800000,
+                        "maximumPoolSize", 20, "minimumIdle", 1)).inDatabase("shop"), dataSources.get("ds_1"));
+
+        write(conf, "config-shop.yaml", """
+                databaseName: shop
+                dataSources:
+                  ds_0: { dataSourceClassName: org.apache.commons.dbcp2.BasicDataSource, url: "jdbc:mysql://h/d", username: u, password: p }
+                rules: []
+                """);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(conf));
+        assertTrue(e.getMessage().contains("dataSources.ds_0.dataSourceClassName: expected "
+                + "com.zaxxer.hikari.HikariDataSource"), e.getMessage());
+    }
+
     @Test
     void ordersDatabasesByFileNameAndIgnoresOtherFiles() {
         write(conf, "server.yaml", SERVER_YAML);
