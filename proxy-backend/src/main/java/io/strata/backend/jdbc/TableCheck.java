@@ -15,7 +15,10 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 
-/** A data source's tables, or which of some it lacks: one-off checks at start, over a connection of their own. */
+/**
+ * A data source's tables and a table's columns, or which tables it lacks: one-off reads over a connection of their
+ * own.
+ */
 public final class TableCheck {
 
     private TableCheck() {
@@ -45,43 +48,37 @@ public final class TableCheck {
      * @throws SQLException when the data source cannot be asked
      */
     public static List<String> tables(DataSourceConfig dataSource, int timeoutSeconds) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", dataSource.username());
-        props.setProperty("password", dataSource.password());
-        props.setProperty("connectTimeout", String.valueOf(timeoutSeconds * 1000));
-        List<String> tables = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(JdbcDataSources.mariadbUrl(dataSource), props);
-             PreparedStatement st = c.prepareStatement(
-                     "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")) {
-            st.setQueryTimeout(timeoutSeconds);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    tables.add(rs.getString(1));
-                }
-            }
-        }
-        return tables;
+        return names(dataSource, timeoutSeconds,
+                "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()");
     }
 
     /** The columns of {@code table} in the data source's schema, in order; empty where there is no such table. */
     public static List<String> columns(DataSourceConfig dataSource, String table, int timeoutSeconds)
             throws SQLException {
+        return names(dataSource, timeoutSeconds, "SELECT COLUMN_NAME FROM information_schema.COLUMNS "
+                + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION", table);
+    }
+
+    /** The first column of {@code sql}'s rows, asked on a connection of its own (no pool exists yet at start). */
+    private static List<String> names(DataSourceConfig dataSource, int timeoutSeconds, String sql, String... values)
+            throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", dataSource.username());
         props.setProperty("password", dataSource.password());
         props.setProperty("connectTimeout", String.valueOf(timeoutSeconds * 1000));
-        List<String> columns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(JdbcDataSources.mariadbUrl(dataSource), props);
-             PreparedStatement st = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.COLUMNS "
-                     + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+             PreparedStatement st = c.prepareStatement(sql)) {
             st.setQueryTimeout(timeoutSeconds);
-            st.setString(1, table);
+            for (int i = 0; i < values.length; i++) {
+                st.setString(i + 1, values[i]);
+            }
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    columns.add(rs.getString(1));
+                    names.add(rs.getString(1));
                 }
             }
         }
-        return columns;
+        return names;
     }
 }
