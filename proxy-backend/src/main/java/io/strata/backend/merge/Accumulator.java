@@ -277,12 +277,13 @@ sealed interface Accumulator {
             joined:
             for (MergeRow r : rows) {
                 long times = concat.count() < 0 ? 1 : r.longValue(concat.count());
+                byte[] value = Values.copy(r, concat.value());
                 for (long t = 0; t < times; t++) {
                     if (!first) {
                         out.writeBytes(separator);
                     }
                     first = false;
-                    out.writeBytes(Values.copy(r, concat.value()));
+                    out.writeBytes(value);
                     if (out.size() > limit) {
                         break joined; // the rest would be cut anyway
                     }
